@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+//
+// One package, one library product per paradigm, no package dependencies.
+// Module map and dependency rules: ARCHITECTURE.md.
+
+import PackageDescription
+
+let package = Package(
+    name: "swift-paradigms",
+    products: [
+        .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
+        .executable(name: "paradigms", targets: ["Paradigms"]),
+    ],
+    targets: [
+        // The common module: connections, the uniform subscribe view, virtual time.
+        .target(name: "ReactiveCore"),
+
+        // The shared scenarios and each paradigm's adapter. Used by the shared test
+        // suite and by the `paradigms` tour; not a product.
+        .target(name: "Scenarios", dependencies: ["ReactiveCore"]),
+
+        // The front door: `swift run paradigms`.
+        .executableTarget(
+            name: "Paradigms",
+            dependencies: ["Scenarios"],
+            path: "Examples/Paradigms"
+        ),
+
+        .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
+        .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,158 @@
+import Synchronization
+
+/// The lifetime of one subscription.
+///
+/// A connection stands for a link between a source and a sink. While it is connected
+/// it keeps both alive; when it disconnects, the link is cut and the connection lets go
+/// of everything it held. It disconnects when you call ``disconnect()`` or when its last
+/// reference goes away, whichever comes first.
+///
+/// ```swift
+/// let connection = counter.subscribe { print("count is \($0)") }
+/// counter.value += 1          // prints "count is 1"
+/// connection.disconnect()     // the sink is gone; later changes print nothing
+/// ```
+///
+/// To keep many connections alive without a property for each, put them into a
+/// ``Connector`` with ``putInto(_:)``.
+///
+/// ## Threading
+///
+/// `Connection` is `Sendable` and its bookkeeping is thread-safe: ``disconnect()`` may be
+/// called from any thread, any number of times, and the disconnect work runs exactly
+/// once. A connection made with ``init(_:)`` (a `@Sendable` action, as thread-safe
+/// sources such as `Signals` use) may be disconnected or released anywhere. A connection
+/// made with ``init(isolated:)`` belongs to the isolation domain of the single-threaded
+/// source that made it; see that initializer.
+///
+/// ## Order
+///
+/// Disconnecting runs the connection's own action first and then the cleanup work added
+/// with ``onDisconnect(_:)`` in the order it was added. Work added after the connection
+/// has disconnected runs at once.
+public final class Connection: Sendable {
+    private enum Action: Sendable {
+        case sendable(@Sendable () -> Void)
+        case isolated(IsolatedClosure)
+
+        func run() {
+            switch self {
+            case .sendable(let body): body()
+            case .isolated(let body): body()
+            }
+        }
+    }
+
+    private struct State: Sendable {
+        var isConnected = true
+        var primary: Action?
+        var cleanups: [Action] = []
+    }
+
+    private let state: Mutex<State>
+
+    /// Creates a connection that runs `disconnect` once, when it disconnects.
+    ///
+    /// The closure usually captures the source strongly (so an active connection keeps its
+    /// source alive, and the source keeps the sink) and removes the sink from the source.
+    /// It is released as soon as it has run.
+    ///
+    /// - Parameter disconnect: The work that cuts the link. It may run on any thread.
+    public init(_ disconnect: @escaping @Sendable () -> Void) {
+        state = Mutex(State(primary: .sendable(disconnect)))
+    }
+
+    /// Creates a connection whose disconnect work belongs to one isolation domain.
+    ///
+    /// Single-threaded paradigms keep their non-`Sendable` objects in one isolation domain
+    /// (an actor, the main thread, or a task). Their connections capture those objects, so
+    /// `disconnect` must run in that same domain: call ``disconnect()`` and release the last
+    /// reference there, exactly as you would only touch the objects themselves there. The
+    /// connection's own bookkeeping stays thread-safe either way.
+    ///
+    /// - Parameter disconnect: The work that cuts the link, run in the creating domain.
+    @_disfavoredOverload
+    public init(isolated disconnect: @escaping () -> Void) {
+        state = Mutex(State(primary: .isolated(IsolatedClosure(disconnect))))
+    }
+
+    /// Creates a connection with nothing to cut yet; attach work with ``onDisconnect(_:)``.
+    public init() {
+        state = Mutex(State())
+    }
+
+    deinit {
+        disconnect()
+    }
+
+    /// Whether the connection is still active.
+    public var isConnected: Bool {
+        state.withLock { $0.isConnected }
+    }
+
+    /// Cuts the link and releases everything the connection held.
+    ///
+    /// Idempotent and safe from any thread: only the first call does anything. A sink may
+    /// disconnect its own connection while a value is being delivered to it; the delivery
+    /// in progress finishes, and the sink receives nothing more.
+    public func disconnect() {
+        let work: [Action] = state.withLock { state in
+            guard state.isConnected else { return [] }
+            state.isConnected = false
+            var work = state.cleanups
+            if let primary = state.primary { work.insert(primary, at: 0) }
+            state.primary = nil
+            state.cleanups = []
+            return work
+        }
+        for action in work { action.run() }
+    }
+
+    /// Adds work to run when the connection disconnects, after the work added before it.
+    ///
+    /// If the connection has already disconnected, `cleanup` runs at once.
+    public func onDisconnect(_ cleanup: @escaping @Sendable () -> Void) {
+        add(.sendable(cleanup))
+    }
+
+    /// Adds work to run when the connection disconnects, in the creating isolation domain.
+    ///
+    /// The same rule as ``init(isolated:)`` applies: disconnect the connection in the
+    /// domain that added the work. If the connection has already disconnected, `cleanup`
+    /// runs at once.
+    @_disfavoredOverload
+    public func onDisconnect(isolated cleanup: @escaping () -> Void) {
+        add(.isolated(IsolatedClosure(cleanup)))
+    }
+
+    private func add(_ action: Action) {
+        let added = state.withLock { state in
+            guard state.isConnected else { return false }
+            state.cleanups.append(action)
+            return true
+        }
+        if !added { action.run() }
+    }
+
+    /// Hands the connection to `connector`, which keeps it alive until the connector
+    /// disconnects or is released.
+    ///
+    /// ```swift
+    /// ticks.subscribe { print("Tick!") }.putInto(connectionsWhileVisible)
+    /// ```
+    public func putInto(_ connector: Connector) {
+        connector.add(self)
+    }
+}
+
+extension Connection: Hashable {
+    /// Connections are equal when they are the same object.
+    public static func == (lhs: Connection, rhs: Connection) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the connection's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

@@ -1,0 +1,70 @@
+import Dispatch
+import Synchronization
+
+/// A scheduler on real time that runs work on a Dispatch queue.
+///
+/// ```swift
+/// let scheduler = DispatchScheduler(queue: .main)
+/// let timer = scheduler.schedule(every: .seconds(1)) { print("tick") }
+/// dispatchMain()   // a command-line program drains the main queue here
+/// ```
+///
+/// Time is Dispatch's uptime clock (`DispatchTime`), which does not advance while the
+/// machine sleeps. Work runs on ``queue``; on a serial queue, work due at the same instant
+/// runs in the order it was scheduled. Cancelling (disconnecting the returned connection)
+/// releases the work at once, even if its deadline is far away.
+///
+/// A command-line program must let the main queue run for work scheduled on `.main`: call
+/// `dispatchMain()`, or run the main run loop.
+public struct DispatchScheduler: Scheduler {
+    /// The queue the scheduler runs work on.
+    public let queue: DispatchQueue
+
+    /// Creates a scheduler that runs work on `queue`.
+    public init(queue: DispatchQueue = .main) {
+        self.queue = queue
+    }
+
+    /// The current uptime.
+    public var now: SchedulerInstant {
+        SchedulerInstant(offset: .nanoseconds(DispatchTime.now().uptimeNanoseconds))
+    }
+
+    /// Runs `work` on ``queue`` at `instant`.
+    ///
+    /// - Returns: A connection that cancels the work when it disconnects or is released.
+    public func schedule(at instant: SchedulerInstant, _ work: @escaping @Sendable () -> Void) -> Connection {
+        let pending = PendingWork(work)
+        queue.asyncAfter(deadline: Self.deadline(for: instant)) {
+            pending.take()?()
+        }
+        return Connection { _ = pending.take() }
+    }
+
+    /// The Dispatch deadline for `instant`, clamped to the range Dispatch can express.
+    static func deadline(for instant: SchedulerInstant) -> DispatchTime {
+        guard instant.offset > .zero else { return DispatchTime(uptimeNanoseconds: 0) }
+        let (seconds, attoseconds) = instant.offset.components
+        let (wholeNanoseconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .distantFuture }
+        let (total, overflowAgain) = wholeNanoseconds.addingReportingOverflow(
+            UInt64(attoseconds / 1_000_000_000))
+        return overflowAgain ? .distantFuture : DispatchTime(uptimeNanoseconds: total)
+    }
+}
+
+/// Work waiting for its deadline; taken exactly once, by the deadline or by cancellation.
+private final class PendingWork: Sendable {
+    private let work: Mutex<(@Sendable () -> Void)?>
+
+    init(_ work: @escaping @Sendable () -> Void) {
+        self.work = Mutex(work)
+    }
+
+    func take() -> (@Sendable () -> Void)? {
+        work.withLock { work in
+            defer { work = nil }
+            return work
+        }
+    }
+}

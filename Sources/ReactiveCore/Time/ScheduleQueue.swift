@@ -1,0 +1,104 @@
+/// Scheduled work ordered by instant, then by the order it was scheduled.
+///
+/// A binary min-heap of (instant, sequence) with the work itself in a dictionary, so that
+/// cancelling is O(1) plus lazy removal from the heap. The top of the heap is always a live
+/// entry, and the heap is rebuilt when cancelled entries outnumber live ones, so memory
+/// stays proportional to the work pending.
+struct ScheduleQueue<Work> {
+    /// Identifies one piece of scheduled work, for cancelling it.
+    struct Key: Hashable, Sendable {
+        fileprivate let sequence: UInt64
+    }
+
+    private struct Entry {
+        let instant: SchedulerInstant
+        let sequence: UInt64
+
+        func precedes(_ other: Entry) -> Bool {
+            instant < other.instant || (instant == other.instant && sequence < other.sequence)
+        }
+    }
+
+    private var heap: [Entry] = []
+    private var work: [UInt64: Work] = [:]
+    private var nextSequence: UInt64 = 0
+
+    /// The number of pieces of work pending.
+    var count: Int { work.count }
+
+    /// The instant of the earliest pending work.
+    var nextInstant: SchedulerInstant? { heap.first?.instant }
+
+    mutating func insert(_ item: Work, at instant: SchedulerInstant) -> Key {
+        let sequence = nextSequence
+        nextSequence += 1
+        work[sequence] = item
+        heap.append(Entry(instant: instant, sequence: sequence))
+        siftUp(from: heap.count - 1)
+        return Key(sequence: sequence)
+    }
+
+    /// Removes the work for `key`, if it is still pending, and returns it.
+    mutating func remove(_ key: Key) -> Work? {
+        guard let removed = work.removeValue(forKey: key.sequence) else { return nil }
+        dropCancelledTop()
+        if heap.count > 64 && heap.count > 2 * work.count { rebuild() }
+        return removed
+    }
+
+    /// Removes and returns the earliest work due at or before `limit` (any, if `nil`).
+    mutating func popFirst(dueBy limit: SchedulerInstant?) -> (SchedulerInstant, Work)? {
+        guard let top = heap.first else { return nil }
+        if let limit, top.instant > limit { return nil }
+        removeTop()
+        let item = work.removeValue(forKey: top.sequence)!
+        dropCancelledTop()
+        return (top.instant, item)
+    }
+
+    private mutating func dropCancelledTop() {
+        while let top = heap.first, work[top.sequence] == nil {
+            removeTop()
+        }
+    }
+
+    private mutating func removeTop() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        siftDown(from: 0)
+    }
+
+    private mutating func rebuild() {
+        heap.removeAll { work[$0.sequence] == nil }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: index)
+        }
+    }
+
+    private mutating func siftUp(from index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(from index: Int) {
+        var parent = index
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var first = parent
+            if left < heap.count && heap[left].precedes(heap[first]) { first = left }
+            if right < heap.count && heap[right].precedes(heap[first]) { first = right }
+            if first == parent { return }
+            heap.swapAt(parent, first)
+            parent = first
+        }
+    }
+}
+
+extension ScheduleQueue: Sendable where Work: Sendable {}

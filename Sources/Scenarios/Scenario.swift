@@ -1,0 +1,112 @@
+import ReactiveCore
+
+/// What a scenario saw when it ran through one paradigm.
+public struct ScenarioOutcome: Equatable, Sendable, CustomStringConvertible {
+    /// The values the scenario's observer received, in order.
+    public var values: [Int]
+    /// How many of those values were inconsistent: a mix of old and new inputs that no
+    /// single state of the inputs produces.
+    public var glitches: Int
+    /// Whether every object the scenario built was freed after teardown (`nil` when the
+    /// scenario does not check).
+    public var freed: Bool?
+
+    /// Creates an outcome.
+    public init(values: [Int], glitches: Int = 0, freed: Bool? = nil) {
+        self.values = values
+        self.glitches = glitches
+        self.freed = freed
+    }
+
+    /// A short rendering, such as `[4, 7, 10]` or `[4, 5, 7], 1 glitch, freed`.
+    public var description: String {
+        var parts = ["\(values)"]
+        if glitches > 0 { parts.append(glitches == 1 ? "1 glitch" : "\(glitches) glitches") }
+        if let freed { parts.append(freed ? "freed" : "NOT freed") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// One scenario's result for one paradigm, with what it cost.
+public struct ScenarioRun: Sendable {
+    /// What the scenario saw.
+    public var outcome: ScenarioOutcome
+    /// How many times derived cells recomputed.
+    public var recomputations: Int
+}
+
+/// A documented, expected way in which a paradigm's outcome differs from the scenario's.
+///
+/// The shared suite checks the paradigm against this outcome exactly, so the difference is
+/// tested, never skipped silently.
+public struct KnownDifference: Sendable {
+    /// The outcome the paradigm produces instead.
+    public var outcome: ScenarioOutcome
+    /// Why, in one sentence a user can act on.
+    public var reason: String
+
+    /// Creates a known difference.
+    public init(outcome: ScenarioOutcome, reason: String) {
+        self.outcome = outcome
+        self.reason = reason
+    }
+}
+
+/// A scenario described once and run through every paradigm's adapter.
+public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
+    /// A short name, used on the command line (`--scenario diamond`).
+    public let id: String
+    /// What the scenario does, in one line.
+    public let summary: String
+    /// The outcome every paradigm should produce.
+    public let expected: ScenarioOutcome
+    private let body: @Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome
+
+    init(
+        id: String, summary: String, expected: ScenarioOutcome,
+        body: @escaping @Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome
+    ) {
+        self.id = id
+        self.summary = summary
+        self.expected = expected
+        self.body = body
+    }
+
+    /// The scenario's name.
+    public var description: String { id }
+
+    /// Runs the scenario through a fresh graph from `adapter`.
+    public func run(_ adapter: some ParadigmAdapter) -> ScenarioRun {
+        let recorder = Recorder()
+        let outcome = body({ adapter.makeGraph() }, recorder)
+        return ScenarioRun(outcome: outcome, recomputations: recorder.recomputations)
+    }
+
+    /// What `adapter` is expected to produce: the scenario's outcome, or the adapter's
+    /// documented difference.
+    public func expectation(for adapter: some ParadigmAdapter) -> (outcome: ScenarioOutcome, reason: String?) {
+        if let difference = adapter.knownDifferences[id] {
+            return (difference.outcome, difference.reason)
+        }
+        return (expected, nil)
+    }
+}
+
+/// Counts recomputations of the derived cells a scenario builds.
+final class Recorder {
+    private(set) var recomputations = 0
+
+    func counting(_ transform: @escaping (Int) -> Int) -> (Int) -> Int {
+        { [unowned self] value in
+            recomputations += 1
+            return transform(value)
+        }
+    }
+
+    func counting(_ combine: @escaping (Int, Int) -> Int) -> (Int, Int) -> Int {
+        { [unowned self] first, second in
+            recomputations += 1
+            return combine(first, second)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import ReactiveCore
+import Testing
+
+@Suite("Connection")
+struct ConnectionTests {
+    @Test("disconnect runs its work once, however often it is called")
+    func disconnectTwice() {
+        let runs = Counter()
+        let connection = Connection { runs.increment() }
+        #expect(connection.isConnected)
+        connection.disconnect()
+        connection.disconnect()
+        #expect(!connection.isConnected)
+        #expect(runs.value == 1)
+    }
+
+    @Test("releasing the last reference disconnects")
+    func deinitDisconnects() {
+        let runs = Counter()
+        do {
+            _ = Connection { runs.increment() }
+        }
+        #expect(runs.value == 1)
+    }
+
+    @Test("an active connection keeps its source and sink alive, and lets go on disconnect")
+    func keepsSourceAndSinkAlive() {
+        weak var weakSource: LocalSource?
+        weak var weakSink: Token?
+        let connection: Connection
+        do {
+            let source = LocalSource()
+            let token = Token()
+            connection = source.subscribe { _ in _ = token }
+            (weakSource, weakSink) = (source, token)
+        }
+        #expect(weakSource != nil)
+        #expect(weakSink != nil)
+        connection.disconnect()
+        #expect(weakSource == nil)
+        #expect(weakSink == nil)
+    }
+
+    @Test("a sink that disconnects itself during a delivery gets nothing more")
+    func disconnectFromInsideTheSink() {
+        let source = LocalSource()
+        var seen: [Int] = []
+        var connection: Connection?
+        connection = source.subscribe { value in
+            seen.append(value)
+            if value == 2 { connection?.disconnect() }
+        }
+        for value in 1...4 { source.send(value) }
+        #expect(seen == [1, 2])
+        #expect(source.subscriberCount == 0)
+        #expect(connection?.isConnected == false)
+    }
+
+    @Test("a sink disconnected by an earlier sink in the same delivery gets nothing")
+    func disconnectAnotherSinkDuringDelivery() {
+        let source = LocalSource()
+        var seen: [String] = []
+        var second: Connection?
+        let first = source.subscribe { value in
+            seen.append("first \(value)")
+            second?.disconnect()
+        }
+        second = source.subscribe { value in seen.append("second \(value)") }
+        source.send(1)
+        source.send(2)
+        #expect(seen == ["first 1", "first 2"])
+        first.disconnect()
+    }
+
+    @Test("disconnect work that disconnects the same connection again does not run twice")
+    func reentrantDisconnect() {
+        let runs = Counter()
+        var connection: Connection?
+        connection = Connection(isolated: {
+            runs.increment()
+            connection?.disconnect()
+        })
+        connection?.disconnect()
+        #expect(runs.value == 1)
+    }
+
+    @Test("cleanup runs after the connection's own work, in the order it was added")
+    func cleanupOrder() {
+        let log = Log<String>()
+        let connection = Connection { log.append("disconnect") }
+        connection.onDisconnect { log.append("cleanup 1") }
+        connection.onDisconnect(isolated: { log.append("cleanup 2") })
+        connection.disconnect()
+        #expect(log.all == ["disconnect", "cleanup 1", "cleanup 2"])
+    }
+
+    @Test("cleanup added after the connection disconnected runs at once")
+    func lateCleanup() {
+        let runs = Counter()
+        let connection = Connection()
+        connection.disconnect()
+        connection.onDisconnect { runs.increment() }
+        #expect(runs.value == 1)
+    }
+
+    @Test("disconnect from many threads at once runs the work exactly once")
+    func concurrentDisconnect() {
+        for _ in 0..<200 {
+            let runs = Counter()
+            let connection = Connection { runs.increment() }
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                connection.disconnect()
+            }
+            #expect(runs.value == 1)
+        }
+    }
+
+    @Test("a thread-safe source's connections can be disconnected while it sends on another thread")
+    func crossThreadDisconnectWhileSending() {
+        let source = SharedSource()
+        let received = Counter()
+        let connections = (0..<50).map { _ in source.subscribe { _ in received.increment() } }
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            if lane == 0 {
+                for value in 0..<1_000 { source.send(value) }
+            } else {
+                for connection in connections { connection.disconnect() }
+            }
+        }
+        #expect(source.subscriberCount == 0)
+        let afterwards = received.value
+        source.send(0)
+        #expect(received.value == afterwards)
+    }
+
+    @Test("connections are equal only to themselves")
+    func identity() {
+        let first = Connection()
+        let second = Connection()
+        #expect(first == first)
+        #expect(first != second)
+        #expect(Set([first, first, second]).count == 2)
+    }
+}
