@@ -19,22 +19,26 @@ public enum ParadigmCatalog {
     public static let paradigms: [ParadigmInfo] = [
         ParadigmInfo(
             name: "SignalGraph", module: "SignalGraph",
-            summary: "state-ful signals (initiation, transition, termination) between emitters and sensors; storages, replications and sorted, filtered views",
+            summary:
+                "state-ful signals (initiation, transition, termination) between emitters and sensors; storages, replications and sorted, filtered views",
             pickWhen: "you keep collections in sync across layers by mutation commands, and want teardown checked",
             isAvailable: false),
         ParadigmInfo(
             name: "Glue", module: "Glue",
-            summary: "sources, sinks and connections; Signal, Variable, observables and updatables with GlueKit's operators",
+            summary:
+                "sources, sinks and connections; Signal, Variable, observables and updatables with GlueKit's operators",
             pickWhen: "you want small, explicit observable values and operators, single-threaded and fast",
             isAvailable: false),
         ParadigmInfo(
             name: "Incremental", module: "Incremental",
-            summary: "self-adjusting computation: inputs and derived values recomputed glitch-free, in height order, only when observed",
+            summary:
+                "self-adjusting computation: inputs and derived values recomputed glitch-free, in height order, only when observed",
             pickWhen: "you derive a lot from a little and must never show an inconsistent mix",
             isAvailable: false),
         ParadigmInfo(
             name: "Resin", module: "Resin",
-            summary: "a store on Incremental: actions, reducers, middleware, focused sub-stores, parcels and navigation as state",
+            summary:
+                "a store on Incremental: actions, reducers, middleware, focused sub-stores, parcels and navigation as state",
             pickWhen: "one app state changed only by actions, observed in focused slices",
             isAvailable: false),
         ParadigmInfo(
@@ -49,7 +53,8 @@ public enum ParadigmCatalog {
             isAvailable: false),
         ParadigmInfo(
             name: "Baseline", module: "ReactiveCore",
-            summary: "hand-written closures and the common module's Connection: the limit every paradigm is measured against",
+            summary:
+                "hand-written closures and the common module's Connection: the limit every paradigm is measured against",
             pickWhen: "a handful of values with one observer each, where a library is not worth its weight",
             isAvailable: true),
     ]

@@ -17,8 +17,9 @@ struct SharedScenarioTests {
         )
     }
 
-    @Test("runs are repeatable: a second run of a scenario gives the same outcome and cost",
-          arguments: Scenario.all, ParadigmCatalog.adapters)
+    @Test(
+        "runs are repeatable: a second run of a scenario gives the same outcome and cost",
+        arguments: Scenario.all, ParadigmCatalog.adapters)
     func repeatable(_ scenario: Scenario, _ adapter: AnyParadigmAdapter) {
         let first = scenario.run(adapter)
         let second = scenario.run(adapter)
@@ -26,12 +27,16 @@ struct SharedScenarioTests {
         #expect(first.recomputations == second.recomputations)
     }
 
-    @Test("documented differences are real differences, with a reason, for scenarios that exist",
-          arguments: ParadigmCatalog.adapters)
+    @Test(
+        "documented differences are real differences, with a reason, for scenarios that exist",
+        arguments: ParadigmCatalog.adapters)
     func differencesAreReal(_ adapter: AnyParadigmAdapter) throws {
         for (id, difference) in adapter.knownDifferences {
-            let scenario = try #require(Scenario.named(id), "\(adapter.name) documents a difference for unknown scenario \(id)")
-            #expect(difference.outcome != scenario.expected, "\(adapter.name) documents a difference in \(id) that is no difference")
+            let scenario = try #require(
+                Scenario.named(id), "\(adapter.name) documents a difference for unknown scenario \(id)")
+            #expect(
+                difference.outcome != scenario.expected,
+                "\(adapter.name) documents a difference in \(id) that is no difference")
             #expect(!difference.reason.isEmpty)
         }
     }

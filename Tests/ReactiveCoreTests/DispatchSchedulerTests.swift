@@ -1,6 +1,7 @@
 import Dispatch
-@testable import ReactiveCore
 import Testing
+
+@testable import ReactiveCore
 
 @Suite("DispatchScheduler")
 struct DispatchSchedulerTests {
@@ -33,7 +34,9 @@ struct DispatchSchedulerTests {
         do {
             let token = Token()
             weakToken = token
-            connection = scheduler.schedule(after: .seconds(3600)) { _ = token; runs.increment() }
+            connection = scheduler.schedule(after: .seconds(3600)) {
+                _ = token; runs.increment()
+            }
         }
         #expect(weakToken != nil)
         connection.disconnect()

@@ -39,12 +39,14 @@ struct TestSchedulerTests {
         let scheduler = TestScheduler()
         var log: [String] = []
         var nested: [Connection] = []
-        let first = scheduler.schedule(after: .seconds(1), isolated: {
-            log.append("first")
-            nested.append(scheduler.schedule(after: .zero, isolated: { log.append("nested now") }))
-            nested.append(scheduler.schedule(after: .seconds(1), isolated: { log.append("nested +1") }))
-            nested.append(scheduler.schedule(after: .seconds(10), isolated: { log.append("nested +10") }))
-        })
+        let first = scheduler.schedule(
+            after: .seconds(1),
+            isolated: {
+                log.append("first")
+                nested.append(scheduler.schedule(after: .zero, isolated: { log.append("nested now") }))
+                nested.append(scheduler.schedule(after: .seconds(1), isolated: { log.append("nested +1") }))
+                nested.append(scheduler.schedule(after: .seconds(10), isolated: { log.append("nested +10") }))
+            })
         let second = scheduler.schedule(after: .seconds(1), isolated: { log.append("second") })
         let third = scheduler.schedule(after: .seconds(2), isolated: { log.append("third") })
         scheduler.advance(by: .seconds(2))
@@ -73,7 +75,9 @@ struct TestSchedulerTests {
         do {
             let token = Token()
             weakToken = token
-            kept = scheduler.schedule(after: .seconds(1)) { _ = token; runs.increment() }
+            kept = scheduler.schedule(after: .seconds(1)) {
+                _ = token; runs.increment()
+            }
             _ = scheduler.schedule(after: .seconds(1)) { runs.increment() }
         }
         #expect(scheduler.pendingCount == 1)
@@ -137,11 +141,13 @@ struct TestSchedulerTests {
         let base = TestScheduler()
         let lagging = LaggingScheduler(base: base)
         var ticks: [SchedulerInstant] = []
-        let timer = lagging.schedule(every: .seconds(1), isolated: {
-            ticks.append(base.now)
-            // The first tick makes the scheduler report 2.5 s of lag from now on.
-            lagging.lag = .milliseconds(2500)
-        })
+        let timer = lagging.schedule(
+            every: .seconds(1),
+            isolated: {
+                ticks.append(base.now)
+                // The first tick makes the scheduler report 2.5 s of lag from now on.
+                lagging.lag = .milliseconds(2500)
+            })
         base.advance(by: .seconds(6))
         // Tick at 1 s; the clock then reads 3.5 s, so 2 s and 3 s are dropped: next is 4 s.
         #expect(ticks.first == .zero + .seconds(1))

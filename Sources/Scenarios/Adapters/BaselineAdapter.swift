@@ -50,8 +50,10 @@ final class BaselineGraph: CellGraph {
         _ first: BaselineCell, _ second: BaselineCell, _ combine: @escaping (Int, Int) -> Int
     ) -> BaselineCell {
         let cell = BaselineCell(combine(first.value, second.value))
-        cell.upstream.append(first.subscribe { [unowned cell, unowned second] in cell.value = combine($0, second.value) })
-        cell.upstream.append(second.subscribe { [unowned cell, unowned first] in cell.value = combine(first.value, $0) })
+        cell.upstream.append(
+            first.subscribe { [unowned cell, unowned second] in cell.value = combine($0, second.value) })
+        cell.upstream.append(
+            second.subscribe { [unowned cell, unowned first] in cell.value = combine(first.value, $0) })
         return cell
     }
 
