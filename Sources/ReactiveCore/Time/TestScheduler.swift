@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// ## Order
 ///
-/// ``advance(by:)``, ``advance(to:)`` and ``run()`` run due work in order of its instant;
+/// ``advance(by:)``, ``advance(to:)`` and ``run(limit:)`` run due work in order of its instant;
 /// work due at the same instant runs in the order it was scheduled (FIFO). While a piece of
 /// work runs, ``now`` is its instant. Work scheduled by running work joins the same queue:
 /// if it is due before the advance ends, it runs in this advance, in its place. Work
