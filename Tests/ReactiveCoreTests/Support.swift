@@ -1,4 +1,4 @@
-import ReactiveCore
+@testable import ReactiveCore
 import Synchronization
 
 /// A minimal single-threaded source, as a paradigm would write one: sinks in a dictionary,
@@ -33,7 +33,7 @@ final class LocalSource: Subscribable {
 
 /// A thread-safe source, as `Signals` would write one.
 final class SharedSource: Subscribable, Sendable {
-    private let sinks = Mutex<[Int: @Sendable (Int) -> Void]>([:])
+    private let sinks = LockedState<[Int: @Sendable (Int) -> Void]>([:])
     private let nextKey = Atomic<Int>(0)
 
     var subscriberCount: Int { sinks.withLock { $0.count } }
@@ -62,7 +62,7 @@ final class Counter: Sendable {
 
 /// A thread-safe log of events, in the order they happened.
 final class Log<Event: Sendable>: Sendable {
-    private let events = Mutex<[Event]>([])
+    private let events = LockedState<[Event]>([])
     func append(_ event: Event) { events.withLock { $0.append(event) } }
     var all: [Event] { events.withLock { $0 } }
 }

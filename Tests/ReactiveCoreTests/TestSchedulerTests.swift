@@ -1,5 +1,4 @@
-import ReactiveCore
-import Synchronization
+@testable import ReactiveCore
 import Testing
 
 @Suite("TestScheduler")
@@ -212,7 +211,7 @@ struct TestSchedulerTests {
 /// Reports its base scheduler's time plus a lag, as a busy real scheduler would.
 final class LaggingScheduler: Scheduler {
     let base: TestScheduler
-    private let lagDuration = Mutex<Duration>(.zero)
+    private let lagDuration = LockedState<Duration>(.zero)
 
     init(base: TestScheduler) {
         self.base = base

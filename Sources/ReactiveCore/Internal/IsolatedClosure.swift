@@ -5,7 +5,7 @@
 /// SignalGraph, Resin, Cycle) keep non-`Sendable` objects in one isolation domain, yet
 /// their connections and scheduled work are stored in thread-safe `ReactiveCore` types.
 ///
-/// Why it is safe: the wrapped closure is only ever stored inside a `Mutex` and taken
+/// Why it is safe: the wrapped closure is only ever stored inside a lock (`LockedState`) and taken
 /// out exactly once, so the box itself is never raced on. Calling the closure is safe
 /// because every public API that accepts one (`Connection(isolated:)`,
 /// `Scheduler.schedule(at:isolated:)`) documents that it must run in the isolation

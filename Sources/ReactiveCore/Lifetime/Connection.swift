@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The lifetime of one subscription.
 ///
 /// A connection stands for a link between a source and a sink. While it is connected
@@ -49,7 +47,7 @@ public final class Connection: Sendable {
         var cleanups: [Action] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Creates a connection that runs `disconnect` once, when it disconnects.
     ///
@@ -59,7 +57,7 @@ public final class Connection: Sendable {
     ///
     /// - Parameter disconnect: The work that cuts the link. It may run on any thread.
     public init(_ disconnect: @escaping @Sendable () -> Void) {
-        state = Mutex(State(primary: .sendable(disconnect)))
+        state = LockedState(State(primary: .sendable(disconnect)))
     }
 
     /// Creates a connection whose disconnect work belongs to one isolation domain.
@@ -73,12 +71,12 @@ public final class Connection: Sendable {
     /// - Parameter disconnect: The work that cuts the link, run in the creating domain.
     @_disfavoredOverload
     public init(isolated disconnect: @escaping () -> Void) {
-        state = Mutex(State(primary: .isolated(IsolatedClosure(disconnect))))
+        state = LockedState(State(primary: .isolated(IsolatedClosure(disconnect))))
     }
 
     /// Creates a connection with nothing to cut yet; attach work with ``onDisconnect(_:)``.
     public init() {
-        state = Mutex(State())
+        state = LockedState(State())
     }
 
     deinit {

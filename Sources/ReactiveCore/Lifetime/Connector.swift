@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A bag that owns connections and disconnects them together.
 ///
 /// Keep connections alive without a property for each, then cut them all at once:
@@ -31,7 +29,7 @@ public final class Connector: Sendable {
         var keys: [ObjectIdentifier: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Creates an empty connector.
     public init() {}

@@ -1,6 +1,4 @@
 import Dispatch
-import Synchronization
-
 /// A scheduler on real time that runs work on a Dispatch queue.
 ///
 /// ```swift
@@ -55,10 +53,10 @@ public struct DispatchScheduler: Scheduler {
 
 /// Work waiting for its deadline; taken exactly once, by the deadline or by cancellation.
 private final class PendingWork: Sendable {
-    private let work: Mutex<(@Sendable () -> Void)?>
+    private let work: LockedState<(@Sendable () -> Void)?>
 
     init(_ work: @escaping @Sendable () -> Void) {
-        self.work = Mutex(work)
+        self.work = LockedState(work)
     }
 
     func take() -> (@Sendable () -> Void)? {

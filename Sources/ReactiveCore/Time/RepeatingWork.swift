@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state of one `schedule(every:)`: the pending tick, and whether it was stopped.
 final class RepeatingWork<S: Scheduler>: Sendable {
     private struct State: Sendable {
@@ -13,7 +11,7 @@ final class RepeatingWork<S: Scheduler>: Sendable {
     private let scheduler: S
     private let interval: Duration
     private let work: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(scheduler: S, interval: Duration, work: @escaping @Sendable () -> Void) {
         self.scheduler = scheduler

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A scheduler on virtual time that moves only when you move it.
 ///
 /// Tests use it to run timed code (timers, delays, throttle, debounce) instantly and
@@ -34,11 +32,11 @@ public final class TestScheduler: Scheduler {
         var isAdvancing = false
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Creates a scheduler whose clock reads `now`.
     public init(now: SchedulerInstant = .zero) {
-        state = Mutex(State(now: now))
+        state = LockedState(State(now: now))
     }
 
     /// The scheduler's virtual time.

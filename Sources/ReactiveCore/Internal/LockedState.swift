@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// State guarded by a pthread mutex, stored with the mutex in one allocation.
+///
+/// The package's thread-safe types keep their state in a `LockedState` rather than in
+/// `Synchronization.Mutex`. On Linux, `Mutex` locks with raw futex calls inside the
+/// uninstrumented Synchronization library, so ThreadSanitizer cannot see it and reports a
+/// race on every access it guards (a ten-line program shows it). A pthread mutex is
+/// intercepted by ThreadSanitizer, so `swift test --sanitize=thread` checks our code and not
+/// the lock. `package` access: the paradigm modules use it, users do not see it.
+///
+/// The lock is not recursive: calling `withLock` on the same state from inside `body`
+/// deadlocks. Keep critical sections short and never call out to user code while holding it.
+package struct LockedState<State> {
+    private let storage: LockStorage<State>
+
+    /// Creates the state with its mutex.
+    package init(_ initial: State) {
+        storage = LockStorage.make(initial)
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    @inlinable
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try storage.withLock(body)
+    }
+}
+
+// The state is only reached through `withLock`, which holds the mutex; `State: Sendable`
+// keeps non-Sendable values from entering or leaving it.
+extension LockedState: @unchecked Sendable where State: Sendable {}
+
+/// The state and its mutex in one allocation.
+@usableFromInline
+final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+    static func make(_ initial: State) -> LockStorage<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initial }
+        // `create` always returns an instance of the class it is called on.
+        let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            let result = pthread_mutex_init(mutex, nil)
+            precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            _ = mutex.deinitialize(count: 1)
+        }
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&state.pointee)
+        }
+    }
+}
