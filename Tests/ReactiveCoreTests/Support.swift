@@ -1,5 +1,6 @@
-@testable import ReactiveCore
 import Synchronization
+
+@testable import ReactiveCore
 
 /// A minimal single-threaded source, as a paradigm would write one: sinks in a dictionary,
 /// delivered in subscription order from a snapshot, removed by an isolated connection.

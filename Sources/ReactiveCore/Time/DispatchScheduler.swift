@@ -1,4 +1,5 @@
 import Dispatch
+
 /// A scheduler on real time that runs work on a Dispatch queue.
 ///
 /// ```swift
