@@ -94,16 +94,14 @@ public final class Connection: Sendable {
     /// disconnect its own connection while a value is being delivered to it; the delivery
     /// in progress finishes, and the sink receives nothing more.
     public func disconnect() {
-        let work: [Action] = state.withLock { state in
-            guard state.isConnected else { return [] }
+        let (primary, cleanups) = state.withLock { state -> (Action?, [Action]) in
+            guard state.isConnected else { return (nil, []) }
             state.isConnected = false
-            var work = state.cleanups
-            if let primary = state.primary { work.insert(primary, at: 0) }
-            state.primary = nil
-            state.cleanups = []
-            return work
+            defer { (state.primary, state.cleanups) = (nil, []) }
+            return (state.primary, state.cleanups)
         }
-        for action in work { action.run() }
+        primary?.run()
+        for cleanup in cleanups { cleanup.run() }
     }
 
     /// Adds work to run when the connection disconnects, after the work added before it.
