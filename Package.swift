@@ -9,15 +9,19 @@ let package = Package(
     name: "swift-paradigms",
     products: [
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
+        .library(name: "Glue", targets: ["Glue"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
     ],
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
         .target(name: "ReactiveCore"),
 
+        // GlueKit's paradigm: sources, sinks, signals, observables and updatables.
+        .target(name: "Glue", dependencies: ["ReactiveCore"]),
+
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore"]),
+        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue"]),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -27,6 +31,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
+        .testTarget(name: "GlueTests", dependencies: ["Glue"]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
     ],
     swiftLanguageModes: [.v6]
