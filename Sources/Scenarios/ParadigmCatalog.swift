@@ -28,7 +28,7 @@ public enum ParadigmCatalog {
             summary:
                 "sources, sinks and connections; Signal, Variable, observables and updatables with GlueKit's operators",
             pickWhen: "you want small, explicit observable values and operators, single-threaded and fast",
-            isAvailable: false),
+            isAvailable: true),
         ParadigmInfo(
             name: "Incremental", module: "Incremental",
             summary:
@@ -61,7 +61,8 @@ public enum ParadigmCatalog {
 
     /// The adapters that run through the shared scenarios, one per landed paradigm.
     public static let adapters: [AnyParadigmAdapter] = [
-        AnyParadigmAdapter(BaselineAdapter())
+        AnyParadigmAdapter(GlueAdapter()),
+        AnyParadigmAdapter(BaselineAdapter()),
     ]
 
     /// The paradigm named `name` (case-insensitive), if the package carries it.
