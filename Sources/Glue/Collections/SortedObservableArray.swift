@@ -1,0 +1,132 @@
+extension ObservableArrayType where Element: Equatable {
+    /// An observable array of this array's elements sorted by `areInIncreasingOrder`, kept
+    /// up to date edit by edit: each new or removed element is found by binary search.
+    ///
+    /// Elements that compare equivalent keep the order they were inserted in.
+    public func sorted(by areInIncreasingOrder: @escaping (Element, Element) -> Bool) -> SortedObservableArray<Element>
+    {
+        SortedObservableArray(array: self, areInIncreasingOrder: areInIncreasingOrder)
+    }
+}
+
+extension ObservableSetType {
+    /// An observable array of this set's elements sorted by `areInIncreasingOrder`, kept
+    /// up to date change by change: each new or removed element is found by binary search.
+    ///
+    /// ```swift
+    /// let visible = rows.filter { !$0.done }.sorted { ($0.score, $0.id) < ($1.score, $1.id) }
+    /// ```
+    public func sorted(by areInIncreasingOrder: @escaping (Element, Element) -> Bool) -> SortedObservableArray<Element>
+    {
+        SortedObservableArray(set: self, areInIncreasingOrder: areInIncreasingOrder)
+    }
+}
+
+/// An observable sorted array; made by ``ObservableArrayType/sorted(by:)`` and
+/// ``ObservableSetType/sorted(by:)``.
+///
+/// Cost of one inserted or removed element: a binary search, O(log n) comparisons, plus
+/// shifting the array; the comparator never runs over the whole collection again.
+public final class SortedObservableArray<Element: Equatable>: ObservableArrayType {
+    /// The sorted elements.
+    public private(set) var value: [Element]
+    private let areInIncreasingOrder: (Element, Element) -> Bool
+    private let base: AnyObject
+    private let follower: AnyObject
+
+    init<Base: ObservableArrayType>(array base: Base, areInIncreasingOrder: @escaping (Element, Element) -> Bool)
+    where Base.Element == Element {
+        self.base = ObjectBox(base)
+        self.areInIncreasingOrder = areInIncreasingOrder
+        value = base.value.sorted(by: areInIncreasingOrder)
+        let follower = ChangeFollower<ArrayChange<Element>, ArrayChange<Element>>()
+        self.follower = follower
+        signal = follower.signal
+        signal.owner = self
+        follower.follow(base.updates) { [unowned self] change in
+            var output = ArrayChange<Element>(initialCount: value.count)
+            for modification in change.modifications {
+                switch modification {
+                case .insert(let element, _): insert(element, into: &output)
+                case .remove(let element, _): remove(element, into: &output)
+                case .replace(let old, _, let new):
+                    remove(old, into: &output)
+                    insert(new, into: &output)
+                case .replaceSlice(let old, _, let new):
+                    for element in old { remove(element, into: &output) }
+                    for element in new { insert(element, into: &output) }
+                }
+            }
+            return output
+        }
+    }
+
+    init<Base: ObservableSetType>(set base: Base, areInIncreasingOrder: @escaping (Element, Element) -> Bool)
+    where Base.Element == Element {
+        self.base = ObjectBox(base)
+        self.areInIncreasingOrder = areInIncreasingOrder
+        value = base.value.sorted(by: areInIncreasingOrder)
+        let follower = ChangeFollower<SetChange<Element>, ArrayChange<Element>>()
+        self.follower = follower
+        signal = follower.signal
+        signal.owner = self
+        follower.follow(base.updates) { [unowned self] change in
+            var output = ArrayChange<Element>(initialCount: value.count)
+            for element in change.removed { remove(element, into: &output) }
+            for element in change.inserted { insert(element, into: &output) }
+            return output
+        }
+    }
+
+    private let signal: Signal<Update<ArrayChange<Element>>>
+
+    /// The sorted array's transactions.
+    public var updates: Source<Update<ArrayChange<Element>>> { signal.source }
+
+    /// The first index whose element is not ordered before `element`.
+    private func lowerBound(of element: Element) -> Int {
+        var (low, high) = (0, value.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if areInIncreasingOrder(value[middle], element) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The first index whose element is ordered after `element`.
+    private func upperBound(of element: Element) -> Int {
+        var (low, high) = (0, value.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if areInIncreasingOrder(element, value[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    private func insert(_ element: Element, into output: inout ArrayChange<Element>) {
+        let index = upperBound(of: element)
+        value.insert(element, at: index)
+        output.add(.insert(element, at: index))
+    }
+
+    private func remove(_ element: Element, into output: inout ArrayChange<Element>) {
+        var index = lowerBound(of: element)
+        // Scan the run of equivalent elements for the equal one.
+        while index < value.count, value[index] != element, !areInIncreasingOrder(element, value[index]) {
+            index += 1
+        }
+        guard index < value.count, value[index] == element else {
+            preconditionFailure(
+                "SortedObservableArray: an element to remove is not where the comparator puts it; the comparator must be a strict weak ordering that does not change while elements are sorted"
+            )
+        }
+        value.remove(at: index)
+        output.add(.remove(element, at: index))
+    }
+}
+
+/// Keeps a base collection of any type alive.
+final class ObjectBox<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
