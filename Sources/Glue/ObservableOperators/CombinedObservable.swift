@@ -33,7 +33,7 @@ extension ObservableValueType {
     }
 }
 
-/// Two observables as one observable pair; made by ``ObservableValueType/combined(_:)``.
+/// Two observables as one observable pair; made by `combined(_:)`.
 public struct CombinedObservable2<First: ObservableValueType, Second: ObservableValueType>: ObservableValueType {
     let first: First
     let second: Second
@@ -62,7 +62,7 @@ public struct CombinedObservable2<First: ObservableValueType, Second: Observable
 }
 
 /// Three observables as one observable triple; made by
-/// ``ObservableValueType/combined(_:_:)``.
+/// `combined(_:_:)`.
 public struct CombinedObservable3<First: ObservableValueType, Second: ObservableValueType, Third: ObservableValueType>:
     ObservableValueType
 {

@@ -23,7 +23,7 @@ extension ObservableValueType {
     }
 }
 
-/// The value of a nested observable; made by ``ObservableValueType/flatMap(_:)-(_)``.
+/// The value of a nested observable; made by `flatMap(_:)`.
 public struct FlattenedObservable<Outer: ObservableValueType, Inner: ObservableValueType>: ObservableValueType {
     let outer: Outer
     let transform: (Outer.Value) -> Inner
@@ -87,7 +87,7 @@ final class InnerFollower<Inner: ObservableValueType> {
 }
 
 /// A two-way projection into a nested updatable; made by
-/// ``ObservableValueType/flatMap(_:)-(_)``.
+/// `flatMap(_:)`.
 public struct FlattenedUpdatable<Outer: ObservableValueType, Inner: UpdatableValueType>: UpdatableValueType,
     TransactionParticipant
 {

@@ -98,7 +98,7 @@ extension UpdatableType {
 
 /// Runs `body` in one transaction spanning every updatable in `updatables`.
 ///
-/// Observers of anything derived from several of them (a ``ObservableValueType/combined(_:)``
+/// Observers of anything derived from several of them (a `combined(_:)`
 /// value, a sum) see the coordinated changes as one consistent change, never a mix.
 ///
 /// ```swift

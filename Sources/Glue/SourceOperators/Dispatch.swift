@@ -21,7 +21,7 @@ extension SourceType where Value: Sendable {
 
 /// A source whose values are delivered on a queue; made by ``SourceType/dispatch(on:)``.
 ///
-/// It is a ``ReactiveCore/Subscribable`` rather than a ``SourceType``: its sinks run on
+/// It is a `Subscribable` rather than a ``SourceType``: its sinks run on
 /// another queue, so they must be `@Sendable`.
 public struct DispatchedSource<Base: SourceType>: Subscribable where Base.Value: Sendable {
     let base: Base

@@ -5,9 +5,9 @@
 /// ticks.subscribe { print("Tick!") }.putInto(connectionsWhileVisible)
 /// ```
 ///
-/// Ticks are due at `start + k · interval` (see ``ReactiveCore/Scheduler``): the timer runs
+/// Ticks are due at `start + k · interval` (see `Scheduler`): the timer runs
 /// only while subscribed, starts when the first subscriber arrives, and stops when the last
-/// one leaves. In tests, pass a ``ReactiveCore/TestScheduler`` and advance it.
+/// one leaves. In tests, pass a `TestScheduler` and advance it.
 ///
 /// The scheduler runs the ticks in Glue's isolation domain: a `TestScheduler` advanced from
 /// that domain, or a `DispatchScheduler` on the main queue for code on the main thread.

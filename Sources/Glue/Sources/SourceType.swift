@@ -4,7 +4,7 @@
 /// let connection = midnight.subscribe { notification in print("Ding dong!") }
 /// ```
 ///
-/// The subscription, and the source, stay alive until the returned ``Connection``
+/// The subscription, and the source, stay alive until the returned `Connection`
 /// disconnects or is released: active connections hold their source and sink strongly.
 ///
 /// Sources are used in one isolation domain (see <doc:Semantics>). Operators such as
