@@ -1,3 +1,4 @@
+import Foundation
 import Glue
 import ReactiveCore
 import Testing
@@ -38,17 +39,20 @@ struct SignalTests {
         final class ClockViewController {
             private let connectionsWhileVisible = Connector()
             private let tickSource: TimerSource
-            private let midnight: Signal<String>
             var log: [String] = []
 
-            init(scheduler: TestScheduler, midnight: Signal<String>) {
+            private var midnightSource: Source<Notification> {
+                let center = NotificationCenter.default
+                return center.source(forName: .dayChanged)
+            }
+
+            init(scheduler: TestScheduler) {
                 tickSource = TimerSource(scheduler: scheduler, interval: .seconds(1))
-                self.midnight = midnight
             }
 
             func viewWillAppear() {
                 tickSource.subscribe(self.onTick).putInto(connectionsWhileVisible)
-                midnight.subscribe { _ in self.onMidnight() }.putInto(connectionsWhileVisible)
+                midnightSource.subscribe { _ in self.onMidnight() }.putInto(connectionsWhileVisible)
             }
 
             func viewDidDisappear() {
@@ -59,14 +63,13 @@ struct SignalTests {
             func onMidnight() { log.append("Ding dong!") }
         }
         let scheduler = TestScheduler()
-        let midnight = Signal<String>()
-        let controller = ClockViewController(scheduler: scheduler, midnight: midnight)
+        let controller = ClockViewController(scheduler: scheduler)
         controller.viewWillAppear()
         scheduler.advance(by: .seconds(2))
-        midnight.send("NSCalendarDayChanged")
+        NotificationCenter.default.post(name: .dayChanged, object: nil)
         controller.viewDidDisappear()
         scheduler.advance(by: .seconds(5))
-        midnight.send("NSCalendarDayChanged")
+        NotificationCenter.default.post(name: .dayChanged, object: nil)
         #expect(controller.log == ["Tick!", "Tick!", "Ding dong!"])
         #expect(scheduler.pendingCount == 0)
     }
@@ -223,4 +226,10 @@ final class Log<Event: Sendable>: Sendable {
     private let events = LockedState<[Event]>([])
     func append(_ event: Event) { events.withLock { $0.append(event) } }
     var all: [Event] { events.withLock { $0 } }
+}
+
+extension Notification.Name {
+    /// Stands in for `NSCalendarDayChanged` in the seed's midnight example; each test run
+    /// posts it only from the test that observes it.
+    static let dayChanged = Notification.Name("GlueTests.dayChanged")
 }

@@ -13,10 +13,11 @@ extension SourceType {
 /// A source that transforms values and drops `nil` results; made by
 /// ``SourceType/compactMap(_:)``.
 public struct CompactMappedSource<Base: SourceType, Output>: SourceType {
-    let base: Base
-    let transform: (Base.Value) -> Output?
+    @usableFromInline let base: Base
+    @usableFromInline let transform: (Base.Value) -> Output?
 
     /// Starts sending the non-`nil` transformed values to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping (Output) -> Void) -> Connection {
         let transform = transform
         return base.subscribe { value in

@@ -11,10 +11,11 @@ extension SourceType {
 
 /// A source that passes on some values of its base source; made by ``SourceType/filter(_:)``.
 public struct FilteredSource<Base: SourceType>: SourceType {
-    let base: Base
-    let isIncluded: (Base.Value) -> Bool
+    @usableFromInline let base: Base
+    @usableFromInline let isIncluded: (Base.Value) -> Bool
 
     /// Starts sending the included values to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
         let isIncluded = isIncluded
         return base.subscribe { value in

@@ -14,10 +14,11 @@ extension SourceType {
 /// Each subscription subscribes to the base with a sink that applies the transform, so a
 /// value costs one closure call and no allocation.
 public struct MappedSource<Base: SourceType, Output>: SourceType {
-    let base: Base
-    let transform: (Base.Value) -> Output
+    @usableFromInline let base: Base
+    @usableFromInline let transform: (Base.Value) -> Output
 
     /// Starts sending transformed values to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping (Output) -> Void) -> Connection {
         let transform = transform
         return base.subscribe { sink(transform($0)) }

@@ -21,18 +21,27 @@
 /// queued ones; a sink removed during a delivery receives nothing more. Delivering a
 /// value allocates nothing.
 public final class Signal<Value>: SourceType, SinkType {
-    private struct Entry {
-        let key: Int
-        var sink: ((Value) -> Void)?
+    // The delivery path is inlinable so that it is specialized for the value type in the
+    // caller's module: unspecialized generic code costs several times more per value.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let key: Int
+        @usableFromInline var sink: ((Value) -> Void)?
+
+        @usableFromInline
+        init(key: Int, sink: ((Value) -> Void)?) {
+            self.key = key
+            self.sink = sink
+        }
     }
 
-    private var entries: [Entry] = []
+    @usableFromInline var entries: [Entry] = []
     private var nextKey = 0
-    private var liveCount = 0
-    private var isDelivering = false
-    private var needsCompaction = false
-    private var pending: [Value] = []
-    private var pendingHead = 0
+    @usableFromInline var liveCount = 0
+    @usableFromInline var isDelivering = false
+    @usableFromInline var needsCompaction = false
+    @usableFromInline var pending: [Value] = []
+    @usableFromInline var pendingHead = 0
 
     /// Called with `true` when the first sink subscribes and with `false` when the last one
     /// leaves; derived sources use it to connect to their inputs only while observed.
@@ -54,6 +63,7 @@ public final class Signal<Value>: SourceType, SinkType {
     public var subscriberCount: Int { liveCount }
 
     /// Sends `value` to every subscribed sink, or queues it if a delivery is under way.
+    @inlinable
     public func send(_ value: Value) {
         if isDelivering {
             pending.append(value)
@@ -68,6 +78,7 @@ public final class Signal<Value>: SourceType, SinkType {
     }
 
     /// Sends `value`; the same as ``send(_:)``, so that a signal can be a sink.
+    @inlinable
     public func receive(_ value: Value) {
         send(value)
     }
@@ -82,7 +93,8 @@ public final class Signal<Value>: SourceType, SinkType {
         return Connection(isolated: { self.remove(key) })
     }
 
-    private func deliver(_ value: Value) {
+    @inlinable
+    func deliver(_ value: Value) {
         // Sinks added during this delivery sit past `end` and miss the value in flight.
         let end = entries.count
         var index = 0
@@ -92,7 +104,8 @@ public final class Signal<Value>: SourceType, SinkType {
         }
     }
 
-    private func drainPending() {
+    @usableFromInline
+    func drainPending() {
         while pendingHead < pending.count {
             let value = pending[pendingHead]
             pendingHead += 1
@@ -130,7 +143,8 @@ public final class Signal<Value>: SourceType, SinkType {
         return low < entries.count && entries[low].key == key ? low : nil
     }
 
-    private func compact() {
+    @usableFromInline
+    func compact() {
         entries.removeAll { $0.sink == nil }
         needsCompaction = false
     }
