@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
         .library(name: "Glue", targets: ["Glue"]),
+        .library(name: "Incremental", targets: ["Incremental"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
     ],
     targets: [
@@ -19,9 +20,12 @@ let package = Package(
         // GlueKit's paradigm: sources, sinks, signals, observables and updatables.
         .target(name: "Glue", dependencies: ["ReactiveCore"]),
 
+        // Self-adjusting computation: inputs, derived values, height-ordered propagation.
+        .target(name: "Incremental", dependencies: ["ReactiveCore"]),
+
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue"]),
+        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental"]),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -32,6 +36,7 @@ let package = Package(
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue"]),
+        .testTarget(name: "IncrementalTests", dependencies: ["Incremental"]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
     ],
     swiftLanguageModes: [.v6]

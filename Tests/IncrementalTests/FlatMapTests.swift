@@ -1,0 +1,163 @@
+import Incremental
+import Testing
+
+@Suite("flatMap")
+struct FlatMapTests {
+    @Test("dependency switch: the inactive branch no longer triggers anything")
+    func dependencySwitch() {
+        let graph = Graph()
+        let counts = Counts()
+        let useLeft = graph.input(true)
+        let left = graph.input(1)
+        let right = graph.input(100)
+        let leftDerived = left.map(counts.counting("left") { $0 * 2 })
+        let rightDerived = right.map(counts.counting("right") { $0 * 2 })
+        let chosen = ifThenElse(useLeft, then: leftDerived, else: rightDerived)
+        var seen: [Int] = []
+        let connection = chosen.observe { seen.append($0) }
+        #expect(counts["right"] == 0)
+        useLeft.write(false)
+        left.write(2)
+        left.write(3)
+        #expect(counts["left"] == 1)
+        #expect(!leftDerived.isNecessary && !left.isNecessary)
+        right.write(101)
+        #expect(seen == [2, 200, 202])
+        _ = connection
+    }
+
+    @Test("a flatMap that reads its own outer node stays consistent (the Swift original's bug)")
+    func nestedReadsOuter() {
+        let graph = Graph()
+        let a = graph.input(1)
+        let nested = a.flatMap { outer in a.map { inner in outer * 10 + inner } }
+        let after = nested.map { $0 + 1000 }
+        var seen: [Int] = []
+        let connection = after.observe { seen.append($0) }
+        a.write(2)
+        a.write(3)
+        #expect(seen == [1011, 1022, 1033])
+        _ = connection
+    }
+
+    @Test("nested flatMaps rebuild and release the inner graphs they replace")
+    func nestedRelease() {
+        let graph = Graph()
+        let outer = graph.input(1)
+        let inner = graph.input(10)
+        let built = outer.flatMap { o in inner.flatMap { i in graph.constant(o + i).map { $0 * 2 } } }
+        var seen: [Int] = []
+        let connection = built.observe { seen.append($0) }
+        let liveWhileObserved = graph.nodeCount
+        for value in 2...20 { outer.write(value) }
+        inner.write(11)
+        #expect(seen.last == (20 + 11) * 2)
+        #expect(seen.count == 21)
+        #expect(graph.nodeCount == liveWhileObserved)
+        _ = connection
+    }
+
+    @Test("height repair: switching to a deeper node keeps everything above it consistent")
+    func heightRepair() {
+        let graph = Graph()
+        let useDeep = graph.input(false)
+        let base = graph.input(1)
+        let deep = (0..<20).reduce(base.i) { node, _ in node.map { $0 + 1 } }
+        let shallow = base.map { $0 }
+        let chosen = useDeep.flatMap { $0 ? deep : shallow }
+        let above = map2(chosen, base) { $0 * 1000 + $1 }
+        var seen: [Int] = []
+        let connection = above.observe { seen.append($0) }
+        graph.batch {
+            useDeep.write(true)
+            base.write(2)
+        }
+        #expect(seen == [1001, 22002])
+        #expect(chosen.height > deep.height)
+        #expect(above.height > chosen.height)
+        base.write(3)
+        #expect(seen.last == 23003)
+        _ = connection
+    }
+
+    @Test("a flatMap whose node depends on the flatMap itself is a cycle: precondition failure")
+    func cycle() async {
+        await #expect(processExitsWith: .failure) {
+            let graph = Graph()
+            let switcher = graph.input(0)
+            final class Box { var node: I<Int>? }
+            let box = Box()
+            let bind = switcher.flatMap { $0 == 0 ? graph.constant(0) : box.node! }
+            let dependent = bind.map { $0 + 1 }
+            box.node = dependent
+            let connection = dependent.observe { _ in }
+            switcher.write(1)
+            _ = connection
+        }
+    }
+
+    @Test("writing an input from inside a map closure is a precondition failure")
+    func writeDuringRecompute() async {
+        await #expect(processExitsWith: .failure) {
+            let graph = Graph()
+            let a = graph.input(0)
+            let b = graph.input(0)
+            let bad = a.map { value -> Int in
+                b.write(value)
+                return value
+            }
+            let connection = bad.observe { _ in }
+            a.write(1)
+            _ = connection
+        }
+    }
+
+    @Test("observing from inside a map closure is a precondition failure")
+    func observeDuringRecompute() async {
+        await #expect(processExitsWith: .failure) {
+            let graph = Graph()
+            let a = graph.input(0)
+            let other = graph.input(0)
+            let bad = a.map { value -> Int in
+                _ = other.observe { _ in }
+                return value
+            }
+            let connection = bad.observe { _ in }
+            a.write(1)
+            _ = connection
+        }
+    }
+
+    @Test("combining values of two graphs is a precondition failure")
+    func twoGraphs() async {
+        await #expect(processExitsWith: .failure) {
+            _ = map2(Graph().input(1), Graph().input(2)) { $0 + $1 }
+        }
+    }
+
+    @Test("mapN of nothing is a precondition failure")
+    func emptyMapN() async {
+        await #expect(processExitsWith: .failure) {
+            _ = mapN([I<Int>]()) { $0.count }
+        }
+    }
+
+    @Test("everything is freed after the last observer and reference go")
+    func freed() {
+        weak var weakGraph: Graph?
+        weak var weakInput: Input<Int>?
+        weak var weakDerived: I<Int>?
+        do {
+            let graph = Graph()
+            let a = graph.input(1)
+            let derived = a.flatMap { x in a.map { $0 + x } }.map { $0 * 2 }
+            let connection = derived.observe { _ in }
+            a.write(5)
+            connection.disconnect()
+            (weakGraph, weakInput, weakDerived) = (graph, a, derived)
+        }
+        #expect(weakGraph == nil)
+        #expect(weakInput == nil)
+        #expect(weakDerived == nil)
+    }
+}
