@@ -34,7 +34,7 @@ public enum ParadigmCatalog {
             summary:
                 "self-adjusting computation: inputs and derived values recomputed glitch-free, in height order, only when observed",
             pickWhen: "you derive a lot from a little and must never show an inconsistent mix",
-            isAvailable: false),
+            isAvailable: true),
         ParadigmInfo(
             name: "Resin", module: "Resin",
             summary:
@@ -62,6 +62,7 @@ public enum ParadigmCatalog {
     /// The adapters that run through the shared scenarios, one per landed paradigm.
     public static let adapters: [AnyParadigmAdapter] = [
         AnyParadigmAdapter(GlueAdapter()),
+        AnyParadigmAdapter(IncrementalAdapter()),
         AnyParadigmAdapter(BaselineAdapter()),
     ]
 
