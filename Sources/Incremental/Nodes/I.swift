@@ -110,7 +110,7 @@ public class I<Value>: IncrementalNode {
 /// A write equal to the current value (for `Equatable` values) changes nothing; see
 /// ``Cutoff``. A write made by an observer during a propagation is applied after all
 /// observers have run, in the order written.
-public final class Input<Value>: I<Value> {
+public class Input<Value>: I<Value> {
     init(graph: Graph, value: Value) {
         super.init(graph: graph)
         storedValue = value
