@@ -31,6 +31,9 @@ public final class Graph {
     private var batchDepth = 0
     private var pendingWrites: [() -> Void] = []
     private var changedObserved: [IncrementalNode] = []
+    /// Counts stabilizations (including empty ones), so that collection inputs know when
+    /// the edits of one change end and the next change begins.
+    private(set) var changeWindow = 0
     /// The node the propagation loop is recomputing (not one it connects on the way).
     private(set) var nodeBeingPropagated: IncrementalNode?
 
@@ -104,6 +107,8 @@ public final class Graph {
     }
 
     private func stabilize() {
+        // Edits written from here on belong to the next change.
+        defer { changeWindow += 1 }
         guard !heap.isEmpty else { return }
         isStabilizing = true
         defer { isStabilizing = false }

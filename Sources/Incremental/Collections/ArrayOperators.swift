@@ -1,0 +1,218 @@
+extension I {
+    /// An incremental array of `transform` applied to each element: one transform per
+    /// inserted or replaced element, O(log n) per edit.
+    public func mapElements<Element, Output>(
+        _ transform: @escaping (Element) -> Output
+    ) -> I<IncrementalArray<Output>> where Value == IncrementalArray<Element> {
+        ArrayDerivedNode(self) { input, output in
+            for edit in input.edits {
+                switch edit {
+                case .insert(let element, let index): output.insert(transform(element), at: index)
+                case .remove(_, let index): output.remove(at: index)
+                case .replace(_, let index, let new): output.replace(at: index, with: transform(new))
+                }
+            }
+        } rebuild: { input in
+            IncrementalArray(input.elements.map(transform))
+        }
+    }
+
+    /// An incremental array of the elements for which `isIncluded` is true, in order: one
+    /// predicate call per inserted or replaced element, O(log n) per edit.
+    public func filterElements<Element>(
+        _ isIncluded: @escaping (Element) -> Bool
+    ) -> I<IncrementalArray<Element>> where Value == IncrementalArray<Element> {
+        let flags = FilterFlags<Element>()
+        return ArrayDerivedNode(self) { input, output in
+            for edit in input.edits {
+                switch edit {
+                case .insert(let element, let index):
+                    let included = isIncluded(element)
+                    flags.tree.insert(element, at: index, marked: included)
+                    if included { output.insert(element, at: flags.tree.markedCount(before: index)) }
+                case .remove(_, let index):
+                    let position = flags.tree.markedCount(before: index)
+                    if flags.tree.remove(at: index).marked { output.remove(at: position) }
+                case .replace(_, let index, let new):
+                    let position = flags.tree.markedCount(before: index)
+                    let (was, now) = (flags.tree.isMarked(at: index), isIncluded(new))
+                    flags.tree[index] = new
+                    if was != now { flags.tree.setMarked(now, at: index) }
+                    switch (was, now) {
+                    case (true, true): output.replace(at: position, with: new)
+                    case (true, false): output.remove(at: position)
+                    case (false, true): output.insert(new, at: position)
+                    case (false, false): break
+                    }
+                }
+            }
+        } rebuild: { input in
+            let elements = input.elements
+            flags.tree = PositionalTree(elements, marked: isIncluded)
+            return IncrementalArray(elements.filter(isIncluded))
+        }
+    }
+
+    /// The elements sorted by `areInIncreasingOrder`: each inserted or removed element is
+    /// placed by binary search, O(log n) per edit. Equivalent elements keep the order they
+    /// arrived in.
+    public func sortedElements<Element: Equatable>(
+        by areInIncreasingOrder: @escaping (Element, Element) -> Bool
+    ) -> I<IncrementalArray<Element>> where Value == IncrementalArray<Element> {
+        ArrayDerivedNode(self) { input, output in
+            for edit in input.edits {
+                switch edit {
+                case .insert(let element, _):
+                    output.insertSorted(element, by: areInIncreasingOrder)
+                case .remove(let element, _):
+                    output.removeSorted(element, by: areInIncreasingOrder, matching: ==)
+                case .replace(let old, _, let new):
+                    output.removeSorted(old, by: areInIncreasingOrder, matching: ==)
+                    output.insertSorted(new, by: areInIncreasingOrder)
+                }
+            }
+        } rebuild: { input in
+            IncrementalArray(input.elements.sorted(by: areInIncreasingOrder))
+        }
+    }
+
+    /// A fold of the elements, kept up to date by `add` for each new element and `remove`,
+    /// the inverse of `add`, for each removed one: O(1) folds per edit.
+    ///
+    /// ```swift
+    /// let total = prices.fold(0, add: +, remove: -)
+    /// ```
+    public func fold<Element, Result>(
+        _ initial: Result, add: @escaping (Result, Element) -> Result,
+        remove: @escaping (Result, Element) -> Result
+    ) -> I<Result> where Value == IncrementalArray<Element> {
+        FoldNode(self) { result, input in
+            for edit in input.edits {
+                switch edit {
+                case .insert(let element, _): result = add(result, element)
+                case .remove(let element, _): result = remove(result, element)
+                case .replace(let old, _, let new): result = add(remove(result, old), new)
+                }
+            }
+        } rebuild: { input in
+            input.elements.reduce(initial, add)
+        }
+    }
+
+    /// The sum of the elements, updated by adding and subtracting what changed.
+    public func sum<Element: AdditiveArithmetic>() -> I<Element> where Value == IncrementalArray<Element> {
+        fold(.zero, add: +, remove: -)
+    }
+}
+
+extension IncrementalArray {
+    /// Inserts `element` after every element not ordered after it.
+    mutating func insertSorted(_ element: Element, by areInIncreasingOrder: (Element, Element) -> Bool) {
+        let index = tree.partitionIndex { !areInIncreasingOrder(element, $0) }
+        insert(element, at: index)
+    }
+
+    /// Removes the element that `matches` `element` among those equivalent to it.
+    mutating func removeSorted(
+        _ element: Element, by areInIncreasingOrder: (Element, Element) -> Bool,
+        matching matches: (Element, Element) -> Bool
+    ) {
+        var index = tree.partitionIndex { areInIncreasingOrder($0, element) }
+        while index < count, !matches(tree[index], element) {
+            precondition(
+                !areInIncreasingOrder(element, tree[index]),
+                "Incremental: an element to remove is not where the sort order puts it; the order must be a strict weak ordering that does not change"
+            )
+            index += 1
+        }
+        precondition(
+            index < count,
+            "Incremental: an element to remove is not where the sort order puts it; the order must be a strict weak ordering that does not change"
+        )
+        remove(at: index)
+    }
+}
+
+/// The flags (included or not) of a filter, by position in its input.
+final class FilterFlags<Element> {
+    var tree = PositionalTree<Element>()
+}
+
+/// A node whose value is an incremental array derived from another collection's edits.
+final class ArrayDerivedNode<Input: VersionedCollection, Element>: I<IncrementalArray<Element>> {
+    let input: I<Input>
+    private let apply: (Input, inout IncrementalArray<Element>) -> Void
+    private let rebuild: (Input) -> IncrementalArray<Element>
+    private var seenVersion = -1
+
+    init(
+        _ input: I<Input>,
+        apply: @escaping (Input, inout IncrementalArray<Element>) -> Void,
+        rebuild: @escaping (Input) -> IncrementalArray<Element>
+    ) {
+        self.input = input
+        self.apply = apply
+        self.rebuild = rebuild
+        super.init(graph: input.graph)
+        cutoff = .alwaysPropagate
+    }
+
+    override var inputs: [IncrementalNode] { [input] }
+
+    override func recompute() -> RecomputeResult {
+        let source = input.storedValue!
+        if source.version == seenVersion, storedValue != nil { return .unchanged }
+        defer { seenVersion = source.version }
+        if storedValue == nil || source.isReset || source.version != seenVersion + 1 {
+            // First computation, a reset, or changes missed while unobserved: rebuild, O(n).
+            let previousVersion = storedValue?.version ?? 0
+            storedValue = rebuild(source)
+            storedValue!.version = previousVersion + 1
+            return .changed
+        }
+        storedValue!.beginChange()
+        apply(source, &storedValue!)
+        return storedValue!.edits.isEmpty ? .unchanged : .changed
+    }
+}
+
+/// A node whose value folds a collection's edits into a result.
+final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
+    let input: I<Input>
+    private let apply: (inout Result, Input) -> Void
+    private let rebuild: (Input) -> Result
+    private var seenVersion = -1
+
+    init(
+        _ input: I<Input>, apply: @escaping (inout Result, Input) -> Void,
+        rebuild: @escaping (Input) -> Result
+    ) {
+        self.input = input
+        self.apply = apply
+        self.rebuild = rebuild
+        super.init(graph: input.graph)
+    }
+
+    override var inputs: [IncrementalNode] { [input] }
+
+    override func recompute() -> RecomputeResult {
+        let source = input.storedValue!
+        if source.version == seenVersion, storedValue != nil { return .unchanged }
+        defer { seenVersion = source.version }
+        if storedValue == nil || source.isReset || source.version != seenVersion + 1 {
+            return update(to: rebuild(source))
+        }
+        var result = storedValue!
+        apply(&result, source)
+        return update(to: result)
+    }
+}
+
+/// A collection value that records its changes: a version per change, and whether the
+/// last change replaced everything.
+protocol VersionedCollection {
+    var version: Int { get }
+    var isReset: Bool { get }
+}
+
+extension IncrementalArray: VersionedCollection {}

@@ -1,0 +1,162 @@
+/// One edit to an incremental array, at an index of the array as it is when the edit
+/// applies.
+public enum ArrayEdit<Element> {
+    /// `element` inserted at `index`.
+    case insert(Element, at: Int)
+    /// `element` removed from `index`.
+    case remove(Element, at: Int)
+    /// The element at `index`, `old`, replaced by `new`.
+    case replace(Element, at: Int, with: Element)
+}
+
+extension ArrayEdit: Equatable where Element: Equatable {}
+
+/// The value of an incremental array: its elements, and the edits that the last change
+/// made to them.
+///
+/// Elements sit in a balanced tree, so reading, inserting and removing at an index take
+/// O(log n). Derived arrays (``I/mapElements(_:)``, ``I/filterElements(_:)``,
+/// ``I/sortedElements(by:)``) read ``edits`` and apply them to their own state, so one edit
+/// costs O(log n), never O(n).
+///
+/// Observers receive this value after each change. Keep what you need from it (the edits,
+/// some elements) rather than the value itself: a kept copy makes the next edit copy the
+/// whole tree.
+public struct IncrementalArray<Element> {
+    var tree: PositionalTree<Element>
+    /// The edits of the last change, in the order they applied; empty after a reset.
+    public internal(set) var edits: [ArrayEdit<Element>] = []
+    /// Whether the last change replaced the whole array rather than editing it.
+    public internal(set) var isReset = true
+    /// Counts changes, so a derived array can tell whether it missed any.
+    var version = 0
+
+    init(_ elements: some Sequence<Element>) {
+        tree = PositionalTree(elements)
+    }
+
+    /// The number of elements.
+    public var count: Int { tree.count }
+
+    /// Whether the array is empty.
+    public var isEmpty: Bool { tree.count == 0 }
+
+    /// The element at `index`, in O(log n).
+    public subscript(index: Int) -> Element { tree[index] }
+
+    /// The elements, in order; O(n).
+    public var elements: [Element] { tree.array }
+
+    /// Starts the record of a new change.
+    mutating func beginChange() {
+        edits.removeAll(keepingCapacity: true)
+        isReset = false
+        version += 1
+    }
+
+    /// Replaces every element, recording a reset.
+    mutating func reset(to elements: some Sequence<Element>) {
+        tree = PositionalTree(elements)
+        edits.removeAll()
+        isReset = true
+        version += 1
+    }
+
+    mutating func insert(_ element: Element, at index: Int) {
+        tree.insert(element, at: index)
+        edits.append(.insert(element, at: index))
+    }
+
+    mutating func remove(at index: Int) {
+        let removed = tree.remove(at: index).element
+        edits.append(.remove(removed, at: index))
+    }
+
+    mutating func replace(at index: Int, with element: Element) {
+        let old = tree[index]
+        tree[index] = element
+        edits.append(.replace(old, at: index, with: element))
+    }
+}
+
+/// An array you edit: the source of incremental collection pipelines.
+///
+/// ```swift
+/// let prices = graph.arrayInput([3, 4])
+/// let total = prices.sum()
+/// prices.append(5)            // total recomputes by adding 5, not by summing again
+/// ```
+///
+/// Each edit propagates at once, unless made inside `graph.batch { }`, where the edits of
+/// the batch reach derived arrays as one change.
+public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
+    private var openWindow = -1
+
+    init(graph: Graph, elements: [Element]) {
+        super.init(graph: graph)
+        storedValue = IncrementalArray(elements)
+        cutoff = .alwaysPropagate
+        recomputedAt = 0
+        changedAt = 0
+    }
+
+    override var isStale: Bool { false }
+
+    /// The number of elements.
+    public var count: Int { storedValue!.count }
+
+    /// The element at `index`; setting it replaces it.
+    public subscript(index: Int) -> Element {
+        get { storedValue![index] }
+        set { edit { $0.replace(at: index, with: newValue) } }
+    }
+
+    /// Appends `element`.
+    public func append(_ element: Element) {
+        edit { $0.insert(element, at: $0.count) }
+    }
+
+    /// Inserts `element` at `index`.
+    ///
+    /// - Precondition: `index` is in `0...count`.
+    public func insert(_ element: Element, at index: Int) {
+        precondition(index >= 0 && index <= count, "ArrayInput.insert: index \(index) out of 0...\(count)")
+        edit { $0.insert(element, at: index) }
+    }
+
+    /// Removes the element at `index`.
+    ///
+    /// - Precondition: `index` is in `0..<count`.
+    public func remove(at index: Int) {
+        precondition(index >= 0 && index < count, "ArrayInput.remove: index \(index) out of 0..<\(count)")
+        edit { $0.remove(at: index) }
+    }
+
+    /// Replaces every element: derived arrays rebuild, at O(n).
+    public func replaceAll(with elements: [Element]) {
+        graph.write { [self] in
+            storedValue!.reset(to: elements)
+            openWindow = -1
+            graph.inputDidChange(self)
+        }
+    }
+
+    private func edit(_ body: @escaping (inout IncrementalArray<Element>) -> Void) {
+        graph.write { [self] in
+            // Edits made before the graph propagates again belong to the same change.
+            if openWindow != graph.changeWindow || storedValue!.isReset {
+                storedValue!.beginChange()
+                openWindow = graph.changeWindow
+            }
+            body(&storedValue!)
+            graph.inputDidChange(self)
+        }
+    }
+}
+
+extension Graph {
+    /// A new array input holding `elements`.
+    public func arrayInput<Element>(_ elements: [Element]) -> ArrayInput<Element> {
+        ArrayInput(graph: self, elements: elements)
+    }
+}

@@ -1,0 +1,229 @@
+/// A sequence stored as a balanced tree (a treap ordered by position), so that inserting,
+/// removing, replacing and reading at an index all take O(log n), and so does counting the
+/// *marked* elements before an index.
+///
+/// It is the shared engine behind the collection operators whose cost must not grow with
+/// the collection: a sorted view inserts at the position a binary search finds, a filter
+/// translates a source index into a filtered one by counting marked (included) elements.
+///
+/// Nodes live in arrays indexed by `Int32` rather than as objects, so the tree allocates
+/// only when its arrays grow and reference counting never touches a node. Priorities come
+/// from a fixed-seed generator: the shape is deterministic for a given sequence of edits.
+package struct PositionalTree<Element> {
+    private var elements: [Element?] = []
+    private var left: [Int32] = []
+    private var right: [Int32] = []
+    private var priority: [UInt32] = []
+    private var size: [Int32] = []
+    private var markedCount: [Int32] = []
+    private var isMarked: [Bool] = []
+    private var free: [Int32] = []
+    private var root: Int32 = -1
+    private var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+
+    /// An empty tree.
+    package init() {}
+
+    /// A tree holding `elements` in order, all marked as `marked` says.
+    package init<S: Sequence>(_ elements: S, marked: (Element) -> Bool = { _ in true }) where S.Element == Element {
+        for element in elements { insert(element, at: count, marked: marked(element)) }
+    }
+
+    /// The number of elements.
+    package var count: Int { root < 0 ? 0 : Int(size[Int(root)]) }
+
+    /// The number of marked elements.
+    package var markedTotal: Int { root < 0 ? 0 : Int(markedCount[Int(root)]) }
+
+    /// The element at `index`.
+    package subscript(index: Int) -> Element {
+        get {
+            precondition(index >= 0 && index < count, "PositionalTree: index \(index) out of 0..<\(count)")
+            return elements[Int(node(at: index))]!
+        }
+        set {
+            precondition(index >= 0 && index < count, "PositionalTree: index \(index) out of 0..<\(count)")
+            elements[Int(node(at: index))] = newValue
+        }
+    }
+
+    /// Whether the element at `index` is marked.
+    package func isMarked(at index: Int) -> Bool {
+        isMarked[Int(node(at: index))]
+    }
+
+    /// Marks or unmarks the element at `index`.
+    package mutating func setMarked(_ marked: Bool, at index: Int) {
+        let removed = remove(at: index)
+        insert(removed.element, at: index, marked: marked)
+    }
+
+    /// How many marked elements come before `index`.
+    package func markedCount(before index: Int) -> Int {
+        var current = root
+        var remaining = index
+        var counted = 0
+        while current >= 0 && remaining > 0 {
+            let node = Int(current)
+            let leftSize = subtreeSize(left[node])
+            if remaining <= leftSize {
+                current = left[node]
+            } else {
+                counted += subtreeMarked(left[node]) + (isMarked[node] ? 1 : 0)
+                remaining -= leftSize + 1
+                current = right[node]
+            }
+        }
+        return counted
+    }
+
+    /// The first index at which `isBefore(element at index)` is false, for a predicate that
+    /// is true for a prefix of the sequence: a binary search down the tree.
+    package func partitionIndex(where isBefore: (Element) -> Bool) -> Int {
+        var current = root
+        var index = 0
+        var result = count
+        while current >= 0 {
+            let node = Int(current)
+            let position = index + subtreeSize(left[node])
+            if isBefore(elements[node]!) {
+                index = position + 1
+                current = right[node]
+            } else {
+                result = position
+                current = left[node]
+            }
+        }
+        return result
+    }
+
+    /// Inserts `element` at `index`.
+    package mutating func insert(_ element: Element, at index: Int, marked: Bool = true) {
+        precondition(index >= 0 && index <= count, "PositionalTree: insertion index \(index) out of 0...\(count)")
+        let node = allocate(element, marked: marked)
+        let (lower, upper) = split(root, at: index)
+        root = merge(merge(lower, node), upper)
+    }
+
+    /// Removes and returns the element at `index`, with whether it was marked.
+    @discardableResult
+    package mutating func remove(at index: Int) -> (element: Element, marked: Bool) {
+        precondition(index >= 0 && index < count, "PositionalTree: index \(index) out of 0..<\(count)")
+        let (lower, rest) = split(root, at: index)
+        let (middle, upper) = split(rest, at: 1)
+        root = merge(lower, upper)
+        let node = Int(middle)
+        let removed = (elements[node]!, isMarked[node])
+        elements[node] = nil
+        free.append(middle)
+        return removed
+    }
+
+    /// The elements in order.
+    package var array: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        var stack: [Int32] = []
+        var current = root
+        while current >= 0 || !stack.isEmpty {
+            while current >= 0 {
+                stack.append(current)
+                current = left[Int(current)]
+            }
+            let node = stack.removeLast()
+            result.append(elements[Int(node)]!)
+            current = right[Int(node)]
+        }
+        return result
+    }
+
+    // MARK: Treap machinery
+
+    private func subtreeSize(_ node: Int32) -> Int { node < 0 ? 0 : Int(size[Int(node)]) }
+    private func subtreeMarked(_ node: Int32) -> Int { node < 0 ? 0 : Int(markedCount[Int(node)]) }
+
+    private func node(at index: Int) -> Int32 {
+        var current = root
+        var remaining = index
+        while true {
+            let node = Int(current)
+            let leftSize = subtreeSize(left[node])
+            if remaining < leftSize {
+                current = left[node]
+            } else if remaining == leftSize {
+                return current
+            } else {
+                remaining -= leftSize + 1
+                current = right[node]
+            }
+        }
+    }
+
+    private mutating func nextPriority() -> UInt32 {
+        seed ^= seed << 13
+        seed ^= seed >> 7
+        seed ^= seed << 17
+        return UInt32(truncatingIfNeeded: seed >> 16)
+    }
+
+    private mutating func allocate(_ element: Element, marked: Bool) -> Int32 {
+        let priority = nextPriority()
+        if let reused = free.popLast() {
+            let node = Int(reused)
+            elements[node] = element
+            (left[node], right[node]) = (-1, -1)
+            self.priority[node] = priority
+            size[node] = 1
+            isMarked[node] = marked
+            markedCount[node] = marked ? 1 : 0
+            return reused
+        }
+        elements.append(element)
+        left.append(-1)
+        right.append(-1)
+        self.priority.append(priority)
+        size.append(1)
+        isMarked.append(marked)
+        markedCount.append(marked ? 1 : 0)
+        return Int32(elements.count - 1)
+    }
+
+    private mutating func update(_ node: Int32) {
+        let index = Int(node)
+        size[index] = Int32(1 + subtreeSize(left[index]) + subtreeSize(right[index]))
+        markedCount[index] = Int32((isMarked[index] ? 1 : 0) + subtreeMarked(left[index]) + subtreeMarked(right[index]))
+    }
+
+    /// Splits `node` into the first `index` elements and the rest.
+    private mutating func split(_ node: Int32, at index: Int) -> (Int32, Int32) {
+        guard node >= 0 else { return (-1, -1) }
+        let current = Int(node)
+        let leftSize = subtreeSize(left[current])
+        if index <= leftSize {
+            let (lower, upper) = split(left[current], at: index)
+            left[current] = upper
+            update(node)
+            return (lower, node)
+        } else {
+            let (lower, upper) = split(right[current], at: index - leftSize - 1)
+            right[current] = lower
+            update(node)
+            return (node, upper)
+        }
+    }
+
+    /// Joins two trees, all of `lower` before all of `upper`.
+    private mutating func merge(_ lower: Int32, _ upper: Int32) -> Int32 {
+        if lower < 0 { return upper }
+        if upper < 0 { return lower }
+        if priority[Int(lower)] > priority[Int(upper)] {
+            right[Int(lower)] = merge(right[Int(lower)], upper)
+            update(lower)
+            return lower
+        } else {
+            left[Int(upper)] = merge(lower, left[Int(upper)])
+            update(upper)
+            return upper
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Testing
+
+@testable import ReactiveCore
+
+@Suite("PositionalTree")
+struct PositionalTreeTests {
+    @Test("random edits match an array model, with marked counts", arguments: [7, 8, 9] as [UInt64])
+    func model(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        var tree = PositionalTree<Int>()
+        var model: [(Int, Bool)] = []
+        for step in 0..<4_000 {
+            let value = Int.random(in: 0..<1_000, using: &random)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0, 1:
+                let index = Int.random(in: 0...model.count, using: &random)
+                let marked = Bool.random(using: &random)
+                tree.insert(value, at: index, marked: marked)
+                model.insert((value, marked), at: index)
+            case 2 where !model.isEmpty:
+                let index = Int.random(in: 0..<model.count, using: &random)
+                let removed = tree.remove(at: index)
+                let expected = model.remove(at: index)
+                #expect(removed.element == expected.0 && removed.marked == expected.1)
+            case 3 where !model.isEmpty:
+                let index = Int.random(in: 0..<model.count, using: &random)
+                tree[index] = value
+                model[index].0 = value
+                let marked = Bool.random(using: &random)
+                tree.setMarked(marked, at: index)
+                model[index].1 = marked
+            default:
+                let index = Int.random(in: 0...model.count, using: &random)
+                let expected = model[..<index].filter(\.1).count
+                guard tree.markedCount(before: index) == expected else {
+                    Issue.record("marked count diverged at step \(step), seed \(seed)")
+                    return
+                }
+            }
+            guard tree.count == model.count, tree.markedTotal == model.filter(\.1).count else {
+                Issue.record("counts diverged at step \(step), seed \(seed)")
+                return
+            }
+        }
+        #expect(tree.array == model.map(\.0))
+        #expect((0..<model.count).allSatisfy { tree[$0] == model[$0].0 && tree.isMarked(at: $0) == model[$0].1 })
+    }
+
+    @Test("partitionIndex finds insertion points in a sorted tree")
+    func partition() {
+        let tree = PositionalTree([1, 3, 3, 5, 8])
+        #expect(tree.partitionIndex { $0 < 3 } == 1)
+        #expect(tree.partitionIndex { $0 <= 3 } == 3)
+        #expect(tree.partitionIndex { $0 < 100 } == 5)
+        #expect(tree.partitionIndex { $0 < 0 } == 0)
+    }
+
+    @Test("an index out of range is a precondition failure")
+    func outOfRange() async {
+        await #expect(processExitsWith: .failure) {
+            _ = PositionalTree([1, 2])[2]
+        }
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
