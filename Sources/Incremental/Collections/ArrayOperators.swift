@@ -154,25 +154,25 @@ final class ArrayDerivedNode<Input: VersionedCollection, Element>: I<Incremental
         self.apply = apply
         self.rebuild = rebuild
         super.init(graph: input.graph)
-        cutoff = .alwaysPropagate
+        setCutoff(.alwaysPropagate)
     }
 
     override var inputs: [IncrementalNode] { [input] }
 
     override func recompute() -> RecomputeResult {
-        let source = input.storedValue!
-        if source.version == seenVersion, storedValue != nil { return .unchanged }
+        let source = input.current
+        if source.version == seenVersion, hasValue { return .unchanged }
         defer { seenVersion = source.version }
-        if storedValue == nil || source.isReset || source.version != seenVersion + 1 {
+        if !hasValue || source.isReset || source.version != seenVersion + 1 {
             // First computation, a reset, or changes missed while unobserved: rebuild, O(n).
-            let previousVersion = storedValue?.version ?? 0
-            storedValue = rebuild(source)
-            storedValue!.version = previousVersion + 1
+            let previousVersion = (hasValue ? current.version : 0)
+            current = rebuild(source)
+            mutateCurrent { $0.version = previousVersion + 1 }
             return .changed
         }
-        storedValue!.beginChange()
-        apply(source, &storedValue!)
-        return storedValue!.edits.isEmpty ? .unchanged : .changed
+        mutateCurrent { $0.beginChange() }
+        mutateCurrent { apply(source, &$0) }
+        return current.edits.isEmpty ? .unchanged : .changed
     }
 }
 
@@ -196,13 +196,13 @@ final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
     override var inputs: [IncrementalNode] { [input] }
 
     override func recompute() -> RecomputeResult {
-        let source = input.storedValue!
-        if source.version == seenVersion, storedValue != nil { return .unchanged }
+        let source = input.current
+        if source.version == seenVersion, hasValue { return .unchanged }
         defer { seenVersion = source.version }
-        if storedValue == nil || source.isReset || source.version != seenVersion + 1 {
+        if !hasValue || source.isReset || source.version != seenVersion + 1 {
             return update(to: rebuild(source))
         }
-        var result = storedValue!
+        var result = current
         apply(&result, source)
         return update(to: result)
     }

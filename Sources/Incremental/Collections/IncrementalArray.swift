@@ -94,8 +94,8 @@ public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
 
     init(graph: Graph, elements: [Element]) {
         super.init(graph: graph)
-        storedValue = IncrementalArray(elements)
-        cutoff = .alwaysPropagate
+        current = IncrementalArray(elements)
+        setCutoff(.alwaysPropagate)
         recomputedAt = 0
         changedAt = 0
     }
@@ -103,11 +103,11 @@ public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
     override var isStale: Bool { false }
 
     /// The number of elements.
-    public var count: Int { storedValue!.count }
+    public var count: Int { current.count }
 
     /// The element at `index`; setting it replaces it.
     public subscript(index: Int) -> Element {
-        get { storedValue![index] }
+        get { current[index] }
         set { edit { $0.replace(at: index, with: newValue) } }
     }
 
@@ -135,7 +135,7 @@ public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
     /// Replaces every element: derived arrays rebuild, at O(n).
     public func replaceAll(with elements: [Element]) {
         graph.write { [self] in
-            storedValue!.reset(to: elements)
+            mutateCurrent { $0.reset(to: elements) }
             openWindow = -1
             graph.inputDidChange(self)
         }
@@ -144,11 +144,11 @@ public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
     private func edit(_ body: @escaping (inout IncrementalArray<Element>) -> Void) {
         graph.write { [self] in
             // Edits made before the graph propagates again belong to the same change.
-            if openWindow != graph.changeWindow || storedValue!.isReset {
-                storedValue!.beginChange()
+            if openWindow != graph.changeWindow || current.isReset {
+                mutateCurrent { $0.beginChange() }
                 openWindow = graph.changeWindow
             }
-            body(&storedValue!)
+            mutateCurrent { body(&$0) }
             graph.inputDidChange(self)
         }
     }

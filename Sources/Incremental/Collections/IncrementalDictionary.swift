@@ -72,8 +72,8 @@ public final class DictionaryInput<Key: Hashable, Value>: I<IncrementalDictionar
 
     init(graph: Graph, entries: [Key: Value]) {
         super.init(graph: graph)
-        storedValue = IncrementalDictionary(entries)
-        cutoff = .alwaysPropagate
+        current = IncrementalDictionary(entries)
+        setCutoff(.alwaysPropagate)
         recomputedAt = 0
         changedAt = 0
     }
@@ -81,20 +81,20 @@ public final class DictionaryInput<Key: Hashable, Value>: I<IncrementalDictionar
     override var isStale: Bool { false }
 
     /// The number of entries.
-    public var count: Int { storedValue!.count }
+    public var count: Int { current.count }
 
     /// The value under `key`; setting `nil` removes the entry.
     public subscript(key: Key) -> Value? {
-        get { storedValue![key] }
+        get { current[key] }
         set {
             graph.write { [self] in
-                if openWindow != graph.changeWindow || storedValue!.isReset {
-                    storedValue!.beginChange()
+                if openWindow != graph.changeWindow || current.isReset {
+                    mutateCurrent { $0.beginChange() }
                     openWindow = graph.changeWindow
                 }
-                let editsBefore = storedValue!.edits.count
-                storedValue!.set(newValue, for: key)
-                if storedValue!.edits.count > editsBefore { graph.inputDidChange(self) }
+                let editsBefore = current.edits.count
+                mutateCurrent { $0.set(newValue, for: key) }
+                if current.edits.count > editsBefore { graph.inputDidChange(self) }
             }
         }
     }
@@ -212,23 +212,23 @@ final class DictionaryDerivedNode<Input: VersionedCollection, Key: Hashable, Ele
         self.apply = apply
         self.rebuild = rebuild
         super.init(graph: input.graph)
-        cutoff = .alwaysPropagate
+        setCutoff(.alwaysPropagate)
     }
 
     override var inputs: [IncrementalNode] { [input] }
 
     override func recompute() -> RecomputeResult {
-        let source = input.storedValue!
-        if source.version == seenVersion, storedValue != nil { return .unchanged }
+        let source = input.current
+        if source.version == seenVersion, hasValue { return .unchanged }
         defer { seenVersion = source.version }
-        if storedValue == nil || source.isReset || source.version != seenVersion + 1 {
-            let previousVersion = storedValue?.version ?? 0
-            storedValue = rebuild(source)
-            storedValue!.version = previousVersion + 1
+        if !hasValue || source.isReset || source.version != seenVersion + 1 {
+            let previousVersion = (hasValue ? current.version : 0)
+            current = rebuild(source)
+            mutateCurrent { $0.version = previousVersion + 1 }
             return .changed
         }
-        storedValue!.beginChange()
-        apply(source, &storedValue!)
-        return storedValue!.edits.isEmpty ? .unchanged : .changed
+        mutateCurrent { $0.beginChange() }
+        mutateCurrent { apply(source, &$0) }
+        return current.edits.isEmpty ? .unchanged : .changed
     }
 }

@@ -24,18 +24,20 @@ public final class Graph {
 
     /// Increases on every change of a value; a node is stale if one of its inputs changed
     /// after it was recomputed.
-    var clock = 0
-    private var heap = RecomputeHeap()
-    private(set) var isStabilizing = false
-    private var isNotifying = false
+    // Unchecked exclusivity for the propagation loop's state, for the reason given on
+    // `IncrementalNode`'s bookkeeping.
+    @exclusivity(unchecked) var clock = 0
+    @exclusivity(unchecked) private var heap = RecomputeHeap()
+    @exclusivity(unchecked) private(set) var isStabilizing = false
+    @exclusivity(unchecked) private var isNotifying = false
     private var batchDepth = 0
     private var pendingWrites: [() -> Void] = []
-    private var changedObserved: [IncrementalNode] = []
+    @exclusivity(unchecked) private var changedObserved: [IncrementalNode] = []
     /// Counts stabilizations (including empty ones), so that collection inputs know when
     /// the edits of one change end and the next change begins.
     private(set) var changeWindow = 0
     /// The node the propagation loop is recomputing (not one it connects on the way).
-    private(set) var nodeBeingPropagated: IncrementalNode?
+    @exclusivity(unchecked) private(set) var nodeBeingPropagated: IncrementalNode?
 
     /// Creates an empty graph.
     public init() {}

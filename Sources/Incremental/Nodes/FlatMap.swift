@@ -44,7 +44,7 @@ final class BindNode<Input, Value>: I<Value> {
     override func recompute() -> RecomputeResult {
         if rhs == nil || lhs.changedAt > lhsSeenAt {
             lhsSeenAt = lhs.changedAt
-            let newRhs = transform(lhs.storedValue!)
+            let newRhs = transform(lhs.current)
             precondition(newRhs.graph === graph, "Incremental: flatMap returned a node of another graph")
             if newRhs !== rhs {
                 let oldRhs = rhs
@@ -73,6 +73,6 @@ final class BindNode<Input, Value>: I<Value> {
         }
         let rhs = rhs!
         if !rhs.isNecessary { graph.pull(rhs) }
-        return update(to: rhs.storedValue!)
+        return update(to: rhs.current)
     }
 }

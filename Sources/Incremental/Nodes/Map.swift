@@ -75,7 +75,7 @@ final class MapNode<Input, Value>: I<Value> {
     override var inputs: [IncrementalNode] { [input] }
 
     override func recompute() -> RecomputeResult {
-        update(to: transform(input.storedValue!))
+        update(to: transform(input.current))
     }
 }
 
@@ -95,7 +95,7 @@ final class Map2Node<A, B, Value>: I<Value> {
     override var inputs: [IncrementalNode] { [a, b] }
 
     override func recompute() -> RecomputeResult {
-        update(to: transform(a.storedValue!, b.storedValue!))
+        update(to: transform(a.current, b.current))
     }
 }
 
@@ -118,7 +118,7 @@ final class Map3Node<A, B, C, Value>: I<Value> {
     override var inputs: [IncrementalNode] { [a, b, c] }
 
     override func recompute() -> RecomputeResult {
-        update(to: transform(a.storedValue!, b.storedValue!, c.storedValue!))
+        update(to: transform(a.current, b.current, c.current))
     }
 }
 
@@ -137,6 +137,6 @@ final class MapNNode<Element, Value>: I<Value> {
     override var inputs: [IncrementalNode] { nodes }
 
     override func recompute() -> RecomputeResult {
-        update(to: transform(nodes.map { $0.storedValue! }))
+        update(to: transform(nodes.map { $0.current }))
     }
 }
