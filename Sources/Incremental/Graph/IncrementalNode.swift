@@ -6,12 +6,13 @@ public class IncrementalNode {
     /// The graph the node belongs to.
     public let graph: Graph
 
-    /// The node's height: 0 for inputs and constants, one more than its highest input
-    /// otherwise. Recomputation runs in increasing height, so a node recomputes only after
-    /// all of its inputs are current. Meaningful while the node is observed.
     // The bookkeeping below is `@exclusivity(unchecked)`: the graph is single-threaded and
     // never holds an access to these properties across a call that could reach them again,
     // and the dynamic checks cost about a quarter of a node's recomputation.
+
+    /// The node's height: 0 for inputs and constants, one more than its highest input
+    /// otherwise. Recomputation runs in increasing height, so a node recomputes only after
+    /// all of its inputs are current. Meaningful while the node is observed.
     @exclusivity(unchecked) public internal(set) var height = 0
 
     /// How many observers and necessary dependents need this node. A node is computed and
