@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
         .library(name: "Glue", targets: ["Glue"]),
         .library(name: "Incremental", targets: ["Incremental"]),
+        .library(name: "Resin", targets: ["Resin"]),
+        .library(name: "ResinTesting", targets: ["ResinTesting"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
     ],
     targets: [
@@ -23,9 +25,14 @@ let package = Package(
         // Self-adjusting computation: inputs, derived values, height-ordered propagation.
         .target(name: "Incremental", dependencies: ["ReactiveCore"]),
 
+        // A store on Incremental: actions, reducers, middleware, focused stores, parcels.
+        .target(name: "Resin", dependencies: ["Incremental", "ReactiveCore"]),
+        // Resin's exhaustive test store; a module of its own so apps do not link Testing.
+        .target(name: "ResinTesting", dependencies: ["Resin"]),
+
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental"]),
+        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin"]),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -37,6 +44,7 @@ let package = Package(
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental"]),
+        .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting"]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
     ],
     swiftLanguageModes: [.v6]

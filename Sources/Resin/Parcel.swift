@@ -1,0 +1,60 @@
+/// A module's reducers, middleware and presentation routes, registered together.
+///
+/// ```swift
+/// // In the Todos module; its reducers stay internal.
+/// public let todosParcel = Parcel<TodosState>(
+///     reducers: [.init(addTodoReducer), .init(toggleReducer)],
+///     middleware: [persistence],
+///     routes: [PresentationRoute<String>("todo") { "Todo \($0.parameter ?? "")" }.erased])
+///
+/// // In the app:
+/// store.register(todosParcel.focused(on: \AppState.todos))
+/// ```
+///
+/// A parcel focused on a part of a bigger state registers its reducers and middleware on the
+/// focused store, so they keep working on their part (and a change they make wakes only
+/// observers of that part). Parcels combine with ``combined(with:)``.
+public struct Parcel<State> {
+    let install: (Store<State>) -> Void
+
+    /// A parcel of `reducers`, `middleware` and `routes`.
+    public init(
+        reducers: [ParcelReducer<State>] = [], middleware: [Middleware<State>] = [],
+        routes: [AnyPresentationRoute] = []
+    ) {
+        install = { store in
+            for reducer in reducers { reducer.register(store) }
+            for middleware in middleware { store.register(middleware) }
+            for route in routes { store.register(route) }
+        }
+    }
+
+    init(install: @escaping (Store<State>) -> Void) {
+        self.install = install
+    }
+
+    /// This parcel, working on the part of `Parent` at `path`.
+    public func focused<Parent>(on path: WritableKeyPath<Parent, State>) -> Parcel<Parent> {
+        let install = install
+        return Parcel<Parent> { store in install(store.focus(path)) }
+    }
+
+    /// This parcel and `other`, registered in that order.
+    public func combined(with other: Parcel<State>) -> Parcel<State> {
+        let (first, second) = (install, other.install)
+        return Parcel { store in
+            first(store)
+            second(store)
+        }
+    }
+}
+
+/// A reducer of any action type, as a parcel lists it.
+public struct ParcelReducer<State> {
+    let register: (Store<State>) -> Void
+
+    /// Wraps `reducer`.
+    public init<Handled: Action>(_ reducer: Reducer<State, Handled>) {
+        register = { $0.register(reducer) }
+    }
+}

@@ -1,0 +1,246 @@
+/// The machinery shared by a root store and every store focused from it: the graph, the
+/// action queue, the registries, the focus tree and the running effects.
+class Engine {
+    let graph = Graph()
+    private var reducers: [ObjectIdentifier: [(node: FocusNode, apply: (any Action) -> Void)]] = [:]
+    private var middlewares: [(any Action) -> MiddlewareDecision] = []
+    private var queue: [any Action] = []
+    private var queueHead = 0
+    private var isProcessing = false
+    var unhandledActionHandler: (any Action) -> Void = { _ in }
+    var routes: [String: Any] = [:]
+    /// The root of the focus tree; set by the root store.
+    var rootNode: FocusNode?
+
+    // Focus bookkeeping: nodes whose state a reducer changed in the current action.
+    private var stamp = 0
+    private var dirty: [FocusNode] = []
+
+    // Effects.
+    let inbox = EffectInbox()
+    private var running: [Int: (id: AnyHashable?, task: Task<Void, Never>)] = [:]
+    private var runningByID: [AnyHashable: Int] = [:]
+    private var nextEffect = 0
+
+    init() {}
+
+    /// The number of effects started and not yet finished or cancelled.
+    var runningEffectCount: Int { running.count }
+
+    // MARK: Registration
+
+    func register(_ reducer: @escaping (any Action) -> Void, for actionType: ObjectIdentifier, at node: FocusNode) {
+        reducers[actionType, default: []].append((node, reducer))
+    }
+
+    func register(_ middleware: @escaping (any Action) -> MiddlewareDecision) {
+        middlewares.append(middleware)
+    }
+
+    // MARK: Dispatch
+
+    /// Queues `action`; if no action is being processed, processes the queue in order.
+    func dispatch(_ action: any Action) {
+        queue.append(action)
+        guard !isProcessing else { return }
+        isProcessing = true
+        defer { isProcessing = false }
+        while queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            process(next)
+        }
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+    }
+
+    private func process(_ action: any Action) {
+        var action = action
+        var handled = false
+        for middleware in middlewares {
+            switch middleware(action) {
+            case .pass: break
+            case .handled: handled = true
+            case .replace(let replacement):
+                action = replacement
+                handled = true
+            case .swallow: return
+            }
+        }
+        guard let handlers = reducers[ObjectIdentifier(type(of: action))], !handlers.isEmpty else {
+            if !handled { unhandledActionHandler(action) }
+            return
+        }
+        graph.batch {
+            stamp += 1
+            for handler in handlers {
+                handler.apply(action)
+                markDirty(handler.node)
+            }
+            commit()
+        }
+    }
+
+    private func markDirty(_ node: FocusNode) {
+        guard node.dirtyStamp != stamp else { return }
+        node.dirtyStamp = stamp
+        dirty.append(node)
+    }
+
+    /// Writes the changed state into every focus it can have changed: the dirty foci, their
+    /// ancestors and their descendants. Siblings are untouched, so the cost follows the
+    /// foci that can have changed, not how many exist.
+    private func commit() {
+        var toRefresh: [FocusNode] = []
+        func add(_ node: FocusNode) {
+            guard node.refreshStamp != stamp else { return }
+            node.refreshStamp = stamp
+            toRefresh.append(node)
+        }
+        for node in dirty {
+            var ancestor: FocusNode? = node
+            while let current = ancestor {
+                add(current)
+                ancestor = current.parent
+            }
+            var descendants = Array(node.children.values)
+            while let child = descendants.popLast() {
+                add(child)
+                descendants.append(contentsOf: child.children.values)
+            }
+        }
+        dirty.removeAll(keepingCapacity: true)
+        for node in toRefresh { node.access.refresh() }
+    }
+
+    // MARK: Effects
+
+    /// Makes what effects post reach the store through `scheduler`, in the domain that
+    /// created the store.
+    func deliverEffects(on scheduler: some Scheduler) {
+        let drain = IsolatedClosure { [weak self] in self?.drainInbox() }
+        let inbox = inbox
+        inbox.setWake {
+            inbox.keep(scheduler.schedule(after: .zero) { drain() })
+        }
+    }
+
+    func startEffect(id: AnyHashable?, _ operation: @escaping @Sendable (Send) async -> Void) {
+        if let id { cancelEffect(id: id) }
+        let effect = nextEffect
+        nextEffect += 1
+        let send = Send(inbox: inbox, effect: effect)
+        let inbox = inbox
+        let task = Task {
+            await operation(send)
+            inbox.post(.finished(effect: effect))
+        }
+        running[effect] = (id, task)
+        if let id { runningByID[id] = effect }
+    }
+
+    func cancelEffect(id: AnyHashable) {
+        guard let effect = runningByID.removeValue(forKey: id) else { return }
+        inbox.cancel(effect)
+        running.removeValue(forKey: effect)?.task.cancel()
+    }
+
+    /// Dispatches what effects sent, in order, and forgets the effects that finished.
+    /// Returns the actions it dispatched.
+    @discardableResult
+    func drainInbox(limit: Int = .max) -> [any Action] {
+        var dispatched: [any Action] = []
+        for message in inbox.take() {
+            switch message {
+            case .action(let action, let effect):
+                guard !inbox.isCancelled(effect) else { continue }
+                dispatched.append(action)
+                dispatch(action)
+            case .finished(let effect):
+                forgetEffect(effect)
+            }
+        }
+        return dispatched
+    }
+
+    /// Whether an effect's action waits to be taken.
+    var hasWaitingActions: Bool { inbox.hasWaitingActions }
+
+    /// Forgets the effects that finished.
+    func takeFinished() {
+        for effect in inbox.takeFinished() { forgetEffect(effect) }
+    }
+
+    /// Takes the next waiting action from an effect that was not cancelled, without
+    /// dispatching it; forgets finished effects on the way.
+    func takeNextAction() -> (any Action)? {
+        while let message = inbox.popFirst() {
+            switch message {
+            case .action(let action, let effect):
+                if !inbox.isCancelled(effect) { return action }
+            case .finished(let effect):
+                forgetEffect(effect)
+            }
+        }
+        return nil
+    }
+
+    private func forgetEffect(_ effect: Int) {
+        if let entry = running.removeValue(forKey: effect), let id = entry.id, runningByID[id] == effect {
+            runningByID[id] = nil
+        }
+    }
+
+    deinit {
+        for entry in running.values { entry.task.cancel() }
+    }
+}
+
+/// A place in the focus tree: the root store's state, or a part of it reached by key paths.
+final class FocusNode {
+    weak var parent: FocusNode?
+    var children: [AnyKeyPath: FocusNode] = [:]
+    let access: any FocusRefreshing
+    /// The store for this focus while someone holds it, so that focusing twice gives the
+    /// same store.
+    weak var store: AnyObject?
+    var dirtyStamp = -1
+    var refreshStamp = -1
+
+    init(parent: FocusNode?, access: any FocusRefreshing) {
+        self.parent = parent
+        self.access = access
+    }
+}
+
+/// Writes a focus's current state into its graph input.
+protocol FocusRefreshing: AnyObject {
+    func refresh()
+}
+
+/// Reads and writes one focus's state in the root state, and holds its graph input.
+final class FocusAccess<State>: FocusRefreshing {
+    let get: () -> State
+    let modify: ((inout State) -> Void) -> Void
+    let input: Input<State>
+
+    init(graph: Graph, get: @escaping () -> State, modify: @escaping ((inout State) -> Void) -> Void) {
+        self.get = get
+        self.modify = modify
+        input = graph.input(get())
+    }
+
+    func refresh() {
+        input.write(get())
+    }
+}
+
+/// The root state, owned by the engine.
+final class RootEngine<Root>: Engine {
+    var state: Root
+
+    init(state: Root) {
+        self.state = state
+        super.init()
+    }
+}

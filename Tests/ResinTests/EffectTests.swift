@@ -1,0 +1,157 @@
+import Resin
+import ResinTesting
+import Testing
+
+struct SearchState: Equatable {
+    var query = ""
+    var results: [String] = []
+    var isSearching = false
+}
+
+struct Search: Action, Equatable { var query: String }
+struct Results: Action, Equatable { var items: [String] }
+struct CancelSearch: Action, Equatable {}
+
+/// A search backend the test controls: each request waits until the test answers it.
+final class Backend: Sendable {
+    let (requests, requestContinuation) = AsyncStream.makeStream(of: String.self)
+
+    func search(_ query: String) async -> [String] {
+        requestContinuation.yield(query)
+        return [query.uppercased(), query + "!"]
+    }
+}
+
+func searchParcel(_ backend: Backend) -> Parcel<SearchState> {
+    Parcel(
+        reducers: [
+            ParcelReducer(
+                Reducer<SearchState, Search> { state, search in
+                    state.query = search.query
+                    state.isSearching = true
+                }),
+            ParcelReducer(
+                Reducer<SearchState, Results> { state, results in
+                    state.results = results.items
+                    state.isSearching = false
+                }),
+            ParcelReducer(Reducer<SearchState, CancelSearch> { state, _ in state.isSearching = false }),
+        ],
+        middleware: [
+            .on(Search.self) { search, context in
+                context.run(id: "search") { send in
+                    let items = await backend.search(search.query)
+                    send(Results(items: items))
+                }
+            },
+            .on(CancelSearch.self) { _, context in context.cancel(id: "search") },
+        ])
+}
+
+@Suite("Effects and the test store")
+struct EffectTests {
+    @Test("an effect's action comes back into the store, asserted exhaustively")
+    func effectRoundTrip() async {
+        let store = TestStore(initialState: SearchState()) { $0.register(searchParcel(Backend())) }
+        store.send(Search(query: "swift")) {
+            $0.query = "swift"
+            $0.isSearching = true
+        }
+        await store.receive(Results(items: ["SWIFT", "swift!"])) {
+            $0.results = ["SWIFT", "swift!"]
+            $0.isSearching = false
+        }
+        await store.finish()
+    }
+
+    @Test("cancelling an effect by id drops what it sends afterwards")
+    func cancellation() async {
+        struct Slow: Action {}
+        struct Late: Action, Equatable {}
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let store = TestStore(initialState: SearchState()) { store in
+            store.register(
+                Middleware<SearchState>.on(Slow.self) { _, context in
+                    context.run(id: "slow") { send in
+                        for await _ in gate { break }
+                        send(Late())
+                    }
+                })
+            store.register(Middleware<SearchState>.on(CancelSearch.self) { _, context in context.cancel(id: "slow") })
+        }
+        store.send(Slow())
+        #expect(store.store.runningEffectCount == 1)
+        store.send(CancelSearch())
+        #expect(store.store.runningEffectCount == 0)
+        open.yield()
+        await store.finish()
+    }
+
+    @Test("a new effect with the same id cancels the one in flight")
+    func cancelInFlight() async {
+        let store = TestStore(initialState: SearchState()) { $0.register(searchParcel(Backend())) }
+        store.send(Search(query: "a")) {
+            $0.query = "a"
+            $0.isSearching = true
+        }
+        store.send(Search(query: "ab")) { $0.query = "ab" }
+        await store.receive(Results(items: ["AB", "ab!"])) {
+            $0.results = ["AB", "ab!"]
+            $0.isSearching = false
+        }
+        await store.finish()
+    }
+
+    @Test("the test store records a state change the test did not describe")
+    func unexpectedState() {
+        let store = TestStore(initialState: SearchState()) { $0.register(searchParcel(Backend())) }
+        withKnownIssue {
+            store.send(CancelSearch()) { $0.isSearching = true }
+        }
+    }
+
+    @Test("the test store records actions nobody received and effects left running")
+    func exhaustiveness() async {
+        struct Forever: Action {}
+        let store = TestStore(initialState: SearchState(), maximumYields: 100) { store in
+            store.register(searchParcel(Backend()))
+            store.register(
+                Middleware<SearchState>.on(Forever.self) { _, context in
+                    context.run { _ in for await _ in AsyncStream<Int>.makeStream().stream {} }
+                })
+        }
+        store.send(Search(query: "q")) {
+            $0.query = "q"
+            $0.isSearching = true
+        }
+        store.send(Forever())
+        await withKnownIssue {
+            await store.finish()
+        }
+    }
+
+    @Test("the test store records an expected action that never comes")
+    func missingAction() async {
+        let store = TestStore(initialState: SearchState())
+        await withKnownIssue {
+            await store.receive(Results(items: []))
+        }
+    }
+
+    @Test("with a scheduler, effects' actions are dispatched when the scheduler runs")
+    func schedulerDelivery() async {
+        let scheduler = TestScheduler()
+        let store = Store(initialState: SearchState(), scheduler: scheduler)
+        store.register(searchParcel(Backend()))
+        store.dispatch(Search(query: "x"))
+        var yields = 0
+        while scheduler.pendingCount == 0 && yields < 10_000 {
+            await Task.yield()
+            yields += 1
+        }
+        #expect(store.state.value.results.isEmpty)
+        scheduler.advance()
+        #expect(store.state.value.results == ["X", "x!"])
+        #expect(store.state.value.isSearching == false)
+    }
+}

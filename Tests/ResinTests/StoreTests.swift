@@ -1,0 +1,214 @@
+import Resin
+import Testing
+
+struct Foo: Equatable { var count = 0 }
+struct Bar: Equatable { var text = "" }
+struct AppState: Equatable {
+    var foo = Foo()
+    var bar = Bar()
+    var log: [String] = []
+}
+
+struct Increment: Action, Equatable { var by = 1 }
+struct Append: Action, Equatable { var text: String }
+struct Note: Action, Equatable { var line: String }
+struct Unknown: Action {}
+
+@Suite("Store")
+struct StoreTests {
+    @Test("the seed's shape: one app state, components focused on Foo and Bar")
+    func seedShape() {
+        let store = Store(initialState: AppState(), scheduler: TestScheduler())
+        let foo = store.focus(\.foo)
+        let bar = store.focus(\.bar)
+        foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
+        bar.register(Reducer<Bar, Append> { state, action in state.text += action.text })
+        var seen: [AppState] = []
+        let connection = store.state.observe { seen.append($0) }
+        store.dispatch(Increment(by: 2))
+        store.dispatch(Append(text: "hi"))
+        #expect(seen.map(\.foo.count) == [0, 2, 2])
+        #expect(seen.last?.bar.text == "hi")
+        _ = connection
+    }
+
+    @Test("several reducers for one action type run in registration order")
+    func reducerOrder() {
+        let store = Store(initialState: AppState(), scheduler: TestScheduler())
+        store.register(Reducer<AppState, Note> { state, note in state.log.append("first \(note.line)") })
+        store.focus(\.foo).register(Reducer<Foo, Note> { state, _ in state.count += 1 })
+        store.register(Reducer<AppState, Note> { state, note in state.log.append("second \(note.line)") })
+        store.dispatch(Note(line: "x"))
+        #expect(store.state.value.log == ["first x", "second x"])
+        #expect(store.state.value.foo.count == 1)
+    }
+
+    @Test("an action dispatched while another is processed is queued, FIFO, never dropped")
+    func queuedDispatch() {
+        let store = Store(initialState: AppState(), scheduler: TestScheduler())
+        store.register(Reducer<AppState, Note> { state, note in state.log.append(note.line) })
+        store.register(
+            Middleware<AppState>.on(Note.self) { note, context in
+                if note.line == "a" {
+                    context.dispatch(Note(line: "b"))
+                    context.dispatch(Note(line: "c"))
+                }
+            })
+        var observed: [[String]] = []
+        let connection = store.state.map(\.log).observe { log in
+            observed.append(log)
+            if log == ["a", "b", "c"] { store.dispatch(Note(line: "from observer")) }
+        }
+        store.dispatch(Note(line: "a"))
+        #expect(store.state.value.log == ["a", "b", "c", "from observer"])
+        #expect(observed.first == [] && observed.count == 5)
+        _ = connection
+    }
+
+    @Test("middleware can replace or swallow an action, and sees the state of its store")
+    func middlewareDecisions() {
+        let store = Store(initialState: AppState(), scheduler: TestScheduler())
+        store.register(Reducer<AppState, Note> { state, note in state.log.append(note.line) })
+        var seenCounts: [Int] = []
+        store.focus(\.foo).register(
+            Middleware<Foo> { action, context in
+                seenCounts.append(context.state.count)
+                return .pass
+            })
+        store.register(
+            Middleware<AppState> { action, _ in
+                guard let note = action as? Note else { return .pass }
+                if note.line == "secret" { return .swallow }
+                if note.line == "shout" { return .replace(Note(line: "SHOUT")) }
+                return .pass
+            })
+        store.dispatch(Note(line: "secret"))
+        store.dispatch(Note(line: "shout"))
+        #expect(store.state.value.log == ["SHOUT"])
+        #expect(seenCounts == [0, 0])
+    }
+
+    @Test("unhandled actions go to the hook, not to stdout, and change nothing")
+    func unhandled() {
+        let store = Store(initialState: AppState(), scheduler: TestScheduler())
+        var unhandled: [String] = []
+        store.focus(\.bar).unhandledActionHandler = { unhandled.append("\(type(of: $0))") }
+        store.dispatch(Unknown())
+        #expect(unhandled == ["Unknown"])
+        #expect(store.state.value == AppState())
+    }
+
+    @Test("focusing twice gives the same store; observers of one part are not woken by another")
+    func focusIsolation() {
+        let store = Store(initialState: AppState(), scheduler: TestScheduler())
+        let foo = store.focus(\.foo)
+        #expect(foo === store.focus(\.foo))
+        foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
+        store.focus(\.bar).register(Reducer<Bar, Append> { state, action in state.text += action.text })
+        var fooWakes = 0
+        var barWakes = 0
+        let connections = [
+            foo.state.observe { _ in fooWakes += 1 }, store.focus(\.bar).state.observe { _ in barWakes += 1 },
+        ]
+        store.dispatch(Increment())
+        store.dispatch(Increment())
+        store.dispatch(Append(text: "x"))
+        #expect(fooWakes == 3)
+        #expect(barWakes == 2)
+        _ = connections
+    }
+
+    @Test("a change at the root reaches focused observers; a focused change reaches the root")
+    func ancestorsAndDescendants() {
+        struct Inner: Equatable { var value = 0 }
+        struct Outer: Equatable { var inner = Inner() }
+        struct Root: Equatable { var outer = Outer() }
+        struct Set: Action { var value: Int }
+        struct Bump: Action {}
+        let store = Store(initialState: Root(), scheduler: TestScheduler())
+        let inner = store.focus(\.outer).focus(\.inner)
+        store.register(Reducer<Root, Set> { state, action in state.outer.inner.value = action.value })
+        inner.register(Reducer<Inner, Bump> { state, _ in state.value += 1 })
+        var innerSeen: [Int] = []
+        var rootSeen: [Int] = []
+        let connections = [
+            inner.state.observe { innerSeen.append($0.value) },
+            store.state.observe { rootSeen.append($0.outer.inner.value) },
+        ]
+        store.dispatch(Set(value: 5))
+        store.dispatch(Bump())
+        #expect(innerSeen == [0, 5, 6])
+        #expect(rootSeen == [0, 5, 6])
+        #expect(store.focus(\.outer).state.value.inner.value == 6)
+        _ = connections
+    }
+
+    @Test("optional parts and collection elements focus as optional states")
+    func optionalAndElementFocus() {
+        struct Todo: Identifiable, Equatable { let id: Int; var done = false }
+        struct State: Equatable {
+            var selected: Todo?
+            var todos: [Todo] = [Todo(id: 1), Todo(id: 2)]
+            var tags: [String: Int] = [:]
+        }
+        struct Toggle: Action {}
+        let store = Store(initialState: State(), scheduler: TestScheduler())
+        store.focus(\.selected).register(presentOnly: Reducer<Todo, Toggle> { todo, _ in todo.done.toggle() })
+        store.focus(\.todos[id: 2]).register(presentOnly: Reducer<Todo, Toggle> { todo, _ in todo.done.toggle() })
+        store.focus(\.tags["swift"]).register(Reducer<Int?, Toggle> { count, _ in count = (count ?? 0) + 1 })
+        store.dispatch(Toggle())
+        #expect(store.state.value.selected == nil)
+        #expect(store.state.value.todos == [Todo(id: 1), Todo(id: 2, done: true)])
+        #expect(store.state.value.tags == ["swift": 1])
+        #expect(store.focus(\.todos[id: 2]).state.value?.done == true)
+    }
+
+    @Test("a dispatch that changes one of 1,000 observed parts wakes one observer, at the cost of 10")
+    func focusedCostDoesNotGrow() {
+        func run(parts: Int) -> (wakes: Int, recomputations: Int) {
+            struct Parts: Equatable { var values: [Int: Int] }
+            struct Bump: Action {}
+            let store = Store(
+                initialState: Parts(values: Dictionary(uniqueKeysWithValues: (0..<parts).map { ($0, 0) })),
+                scheduler: TestScheduler())
+            var wakes = 0
+            var connections: [Connection] = []
+            for key in 0..<parts {
+                let part = store.focus(\.values[key])
+                connections.append(part.state.observe { _ in wakes += 1 })
+            }
+            store.focus(\.values[7]).register(Reducer<Int?, Bump> { value, _ in value! += 1 })
+            wakes = 0
+            store.dispatch(Bump())
+            return (wakes, store.state.graph.statistics.lastRecomputations)
+        }
+        let small = run(parts: 10)
+        let large = run(parts: 1_000)
+        #expect(small.wakes == 1 && large.wakes == 1)
+        #expect(small.recomputations == large.recomputations)
+    }
+
+    @Test("a store, its focused stores, their observers and running effects are freed")
+    func freed() {
+        weak var weakStore: Store<AppState>?
+        weak var weakFocus: Store<Foo>?
+        do {
+            let store = Store(initialState: AppState(), scheduler: TestScheduler())
+            let foo = store.focus(\.foo)
+            foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
+            store.register(
+                Middleware<AppState>.on(Increment.self) { _, context in
+                    context.run(id: "forever") { _ in
+                        for await _ in AsyncStream<Int>.makeStream().stream {}
+                    }
+                })
+            let connection = foo.state.observe { _ in }
+            store.dispatch(Increment())
+            #expect(store.runningEffectCount == 1)
+            connection.disconnect()
+            (weakStore, weakFocus) = (store, foo)
+        }
+        #expect(weakStore == nil)
+        #expect(weakFocus == nil)
+    }
+}
