@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Resin", targets: ["Resin"]),
         .library(name: "ResinTesting", targets: ["ResinTesting"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
+        .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
     ],
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
@@ -40,6 +41,11 @@ let package = Package(
             dependencies: ["Scenarios"],
             path: "Examples/Paradigms"
         ),
+
+        // Resin's navigation, rendered in a terminal.
+        .executableTarget(
+            name: "ResinNavigation", dependencies: ["Resin"], path: "Examples/ResinNavigation",
+            exclude: ["Scripts"]),
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue"]),

@@ -40,7 +40,7 @@ public enum ParadigmCatalog {
             summary:
                 "a store on Incremental: actions, reducers, middleware, focused sub-stores, parcels and navigation as state",
             pickWhen: "one app state changed only by actions, observed in focused slices",
-            isAvailable: false),
+            isAvailable: true),
         ParadigmInfo(
             name: "Cycle", module: "Cycle",
             summary: "a driver loop: events feed a reducer, its models drive drivers, drivers emit events",
@@ -63,6 +63,7 @@ public enum ParadigmCatalog {
     public static let adapters: [AnyParadigmAdapter] = [
         AnyParadigmAdapter(GlueAdapter()),
         AnyParadigmAdapter(IncrementalAdapter()),
+        AnyParadigmAdapter(ResinAdapter()),
         AnyParadigmAdapter(BaselineAdapter()),
     ]
 

@@ -1,0 +1,69 @@
+import Resin
+
+/// Resin in the shared scenarios: every input is a slot of the store's state written by a
+/// `SetCell` action; derived cells are Incremental values derived from the store's state.
+public struct ResinAdapter: ParadigmAdapter {
+    /// Creates the adapter.
+    public init() {}
+
+    /// "Resin".
+    public var name: String { "Resin" }
+
+    /// A new store.
+    public func makeGraph() -> any CellGraph { ResinCellGraph() }
+}
+
+/// The scenarios' state: the values of the inputs, by cell number.
+struct CellsState: Equatable {
+    var cells: [Int: Int] = [:]
+}
+
+/// Writes one input cell.
+struct SetCell: Action {
+    var cell: Int
+    var value: Int
+}
+
+final class ResinCell {
+    let value: I<Int>
+    let number: Int?
+
+    init(_ value: I<Int>, number: Int? = nil) {
+        self.value = value
+        self.number = number
+    }
+}
+
+final class ResinCellGraph: CellGraph {
+    private let store = Store(initialState: CellsState(), scheduler: TestScheduler())
+    private var nextCell = 0
+
+    init() {
+        store.register(Reducer<CellsState, SetCell> { state, action in state.cells[action.cell] = action.value })
+    }
+
+    func input(_ initial: Int) -> ResinCell {
+        let number = nextCell
+        nextCell += 1
+        store.dispatch(SetCell(cell: number, value: initial))
+        // A focused store per input: each input's observers wake only when it changes.
+        return ResinCell(store.focus(\.cells[number]).state.map { $0 ?? 0 }, number: number)
+    }
+
+    func set(_ input: ResinCell, to value: Int) {
+        guard let number = input.number else { return }
+        store.dispatch(SetCell(cell: number, value: value))
+    }
+
+    func map(_ source: ResinCell, _ transform: @escaping (Int) -> Int) -> ResinCell {
+        ResinCell(source.value.map(transform))
+    }
+
+    func combine(_ first: ResinCell, _ second: ResinCell, _ combine: @escaping (Int, Int) -> Int) -> ResinCell {
+        ResinCell(map2(first.value, second.value, combine))
+    }
+
+    func observe(_ cell: ResinCell, _ sink: @escaping (Int) -> Void) -> Connection {
+        cell.value.observe(sink)
+    }
+}
