@@ -17,7 +17,7 @@ import Testing
 /// ```
 ///
 /// ``send(_:_:sourceLocation:)`` dispatches an action and checks that the state changed
-/// exactly as the closure says (nothing more, nothing less). ``receive(_:_:sourceLocation:)``
+/// exactly as the closure says (nothing more, nothing less). `receive(_:_:sourceLocation:)`
 /// waits for the next action an effect sends, checks it, dispatches it and checks the state.
 /// ``finish(sourceLocation:)`` waits for the effects still running and records an issue for
 /// each action nobody received and each effect that does not finish. Failures are recorded
@@ -33,8 +33,11 @@ public final class TestStore<State: Equatable> {
     /// A test store holding `initialState`, set up (reducers, middleware, parcels) by
     /// `setUp`.
     ///
-    /// - Parameter maximumYields: How many times waiting yields to effects before it records
-    ///   that an expected action never came.
+    /// - Parameters:
+    ///   - initialState: The state the store starts with.
+    ///   - maximumYields: How many times waiting yields to effects before it records that an
+    ///     expected action never came.
+    ///   - setUp: Registers the reducers, middleware and parcels under test.
     public init(initialState: State, maximumYields: Int = 10_000, setUp: (Store<State>) -> Void = { _ in }) {
         store = Store(takingEffectsManually: initialState)
         self.maximumYields = maximumYields

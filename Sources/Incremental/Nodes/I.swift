@@ -180,6 +180,18 @@ public class Input<Value>: I<Value> {
         }
     }
 
+    /// Mutates the stored value in place without telling the graph; for owners that keep
+    /// their state in the input (Resin's root store) and report the change with
+    /// ``markChanged()`` once they are done. Must not be called during a recomputation.
+    package func mutateWithoutPropagating<Result>(_ body: (inout Value) -> Result) -> Result {
+        mutateCurrent(body)
+    }
+
+    /// Reports that the value changed (in place), as a write that always propagates.
+    package func markChanged() {
+        graph.write { [self] in graph.inputDidChange(self) }
+    }
+
     /// Changes the value in place and propagates.
     public func modify(_ body: (inout Value) -> Void) {
         var copy = current

@@ -219,15 +219,19 @@ protocol FocusRefreshing: AnyObject {
 }
 
 /// Reads and writes one focus's state in the root state, and holds its graph input.
-final class FocusAccess<State>: FocusRefreshing {
+class FocusAccess<State>: FocusRefreshing {
     let get: () -> State
     let modify: ((inout State) -> Void) -> Void
     let input: Input<State>
 
-    init(graph: Graph, get: @escaping () -> State, modify: @escaping ((inout State) -> Void) -> Void) {
+    convenience init(graph: Graph, get: @escaping () -> State, modify: @escaping ((inout State) -> Void) -> Void) {
+        self.init(input: graph.input(get()), get: get, modify: modify)
+    }
+
+    init(input: Input<State>, get: @escaping () -> State, modify: @escaping ((inout State) -> Void) -> Void) {
         self.get = get
         self.modify = modify
-        input = graph.input(get())
+        self.input = input
     }
 
     func refresh() {
@@ -235,12 +239,32 @@ final class FocusAccess<State>: FocusRefreshing {
     }
 }
 
-/// The root state, owned by the engine.
+/// The engine of a root store.
+///
+/// The root state lives in the root graph input itself and is mutated there in place: a
+/// second copy would make every dispatch copy the whole state (copy-on-write), so a change
+/// to one of 1,000 parts would cost as much as the state is big.
 final class RootEngine<Root>: Engine {
-    var state: Root
+    private(set) var rootInput: Input<Root>!
 
     init(state: Root) {
-        self.state = state
         super.init()
+        rootInput = graph.input(state)
+        rootInput.setCutoff(.alwaysPropagate)
+    }
+}
+
+/// The root focus: reads and mutates the state inside the root input.
+final class RootAccess<Root>: FocusAccess<Root> {
+    init(engine: RootEngine<Root>) {
+        let input = engine.rootInput!
+        super.init(
+            input: input,
+            get: { input.value },
+            modify: { body in input.mutateWithoutPropagating(body) })
+    }
+
+    override func refresh() {
+        input.markChanged()
     }
 }

@@ -12,7 +12,7 @@ import Dispatch
 /// store.dispatch(Counter.increment)                                 // 1
 /// ```
 ///
-/// The state is exposed only as an Incremental ``Incremental/I`` (``state``): observe it, derive
+/// The state is exposed only as an Incremental `I` (``state``): observe it, derive
 /// from it. Parts of the app work on a ``focus(_:)``ed store of their slice, which ties into
 /// the root transparently.
 ///
@@ -39,13 +39,9 @@ public final class Store<State> {
     /// store's mode).
     init(initialState: State) {
         let engine = RootEngine(state: initialState)
-        let access = FocusAccess(
-            graph: engine.graph,
-            get: { [unowned engine] in engine.state },
-            modify: { [unowned engine] body in body(&engine.state) })
         // The root state changes as a whole: comparing it would cost as much as the app
         // state is big, so it always propagates and foci cut off instead.
-        access.input.setCutoff(.alwaysPropagate)
+        let access = RootAccess(engine: engine)
         let node = FocusNode(parent: nil, access: access)
         self.engine = engine
         self.node = node
