@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Incremental", targets: ["Incremental"]),
         .library(name: "Resin", targets: ["Resin"]),
         .library(name: "ResinTesting", targets: ["ResinTesting"]),
+        .library(name: "Signals", targets: ["Signals"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
     ],
@@ -31,9 +32,12 @@ let package = Package(
         // Resin's exhaustive test store; a module of its own so apps do not link Testing.
         .target(name: "ResinTesting", dependencies: ["Resin"]),
 
+        // Thread-safe signals, properties and timers with queue-dispatched modifier chains.
+        .target(name: "Signals", dependencies: ["ReactiveCore"]),
+
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin"]),
+        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals"]),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -51,6 +55,7 @@ let package = Package(
         .testTarget(name: "GlueTests", dependencies: ["Glue"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
     ],
     swiftLanguageModes: [.v6]

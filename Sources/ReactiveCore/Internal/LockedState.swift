@@ -30,6 +30,17 @@ package struct LockedState<State> {
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
+
+    /// Takes the lock and returns the state's address, valid until ``unlock()``; for a
+    /// `_modify` accessor that must yield the state while holding the lock.
+    package func lockAndAccess() -> UnsafeMutablePointer<State> {
+        storage.lockAndAccess()
+    }
+
+    /// Releases the lock taken by ``lockAndAccess()``.
+    package func unlock() {
+        storage.unlock()
+    }
 }
 
 // The state is only reached through `withLock`, which holds the mutex; `State: Sendable`
@@ -55,6 +66,19 @@ final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
         withUnsafeMutablePointerToElements { mutex in
             pthread_mutex_destroy(mutex)
             _ = mutex.deinitialize(count: 1)
+        }
+    }
+
+    func lockAndAccess() -> UnsafeMutablePointer<State> {
+        withUnsafeMutablePointers { state, mutex in
+            pthread_mutex_lock(mutex)
+            return state
+        }
+    }
+
+    func unlock() {
+        withUnsafeMutablePointerToElements { mutex in
+            _ = pthread_mutex_unlock(mutex)
         }
     }
 

@@ -1,0 +1,57 @@
+/// A link in a chain: receives messages from what it is connected to, does its work, and
+/// sends messages on to the modifiers connected to it.
+///
+/// Each operator (``Observable/then(do:)``, ``Observable/filter(_:)``,
+/// ``Observable/map(_:)`` and the rest) makes a subclass. A modifier runs its work on its
+/// executor: the main queue unless a `dispatch` modifier or `noDispatch()` before it in the
+/// chain says otherwise. When that is where its input already arrives, it runs inline.
+public class Modifier<Input: Sendable, Output: Sendable>: Observable<Output>, MessageReceiver, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: every stored property is a `let` of a `Sendable` type.
+    private let upstream: LockedState<Observable<Input>?>
+    let executor: Executor
+    private let runsInline: Bool
+
+    init(upstream: Observable<Input>, executor: Executor? = nil, last: Output? = nil) {
+        let executor = executor ?? upstream.downstreamExecutor
+        self.upstream = LockedState(upstream)
+        self.executor = executor
+        runsInline = executor.queue == nil || executor === upstream.emittingExecutor
+        super.init(last: last, emittingExecutor: executor, downstreamExecutor: executor)
+    }
+
+    /// Connects to the upstream observable and takes the message it is owed.
+    func attach() -> Self {
+        let upstream = upstream.withLock { $0 }
+        if let owed = upstream?.connect(self) { receive(owed) }
+        return self
+    }
+
+    func receive(_ message: Input) {
+        if runsInline {
+            process(message)
+        } else {
+            executor.run { [self] in process(message) }
+        }
+    }
+
+    /// The modifier's work on one message, run on its executor. Overridden by each operator.
+    func process(_ message: Input) {}
+
+    /// Disconnects from upstream and lets go of it; the chain behind this modifier is freed
+    /// when nothing else holds it.
+    func detach() {
+        let upstream = upstream.withLock { state in
+            defer { state = nil }
+            return state
+        }
+        upstream?.disconnect(self)
+    }
+
+    override func detachFromUpstream() {
+        detach()
+    }
+
+    deinit {
+        detach()
+    }
+}

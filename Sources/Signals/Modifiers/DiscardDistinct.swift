@@ -1,0 +1,53 @@
+extension Observable {
+    /// Discards the first `count` messages and passes on the rest.
+    ///
+    /// - Precondition: `count` is not negative.
+    public func discard(first count: Int) -> DiscardModifier<Message> {
+        precondition(count >= 0, "discard(first:) needs a count of zero or more, got \(count)")
+        return DiscardModifier(upstream: self, count: count).attach()
+    }
+}
+
+extension Observable where Message: Equatable {
+    /// Discards each message equal to the one passed before it.
+    public func distinct() -> DistinctModifier<Message> {
+        DistinctModifier(upstream: self).attach()
+    }
+}
+
+/// Discards the first messages; made by ``Observable/discard(first:)``.
+///
+/// A replayed message counts like any other: a chain connected to a property discards the
+/// current value as its first message.
+public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: the counter is behind a lock.
+    private let remaining: LockedState<Int>
+
+    init(upstream: Observable<Message>, count: Int) {
+        remaining = LockedState(count)
+        super.init(upstream: upstream)
+    }
+
+    override func process(_ message: Message) {
+        let discard = remaining.withLock { remaining in
+            guard remaining > 0 else { return false }
+            remaining -= 1
+            return true
+        }
+        if !discard { send(message) }
+    }
+}
+
+/// Discards repeated messages; made by ``Observable/distinct()``.
+public final class DistinctModifier<Message: Sendable & Equatable>: Modifier<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: the last message is behind a lock.
+    private let previous = LockedState<Message?>(nil)
+
+    override func process(_ message: Message) {
+        let isRepeat = previous.withLock { previous in
+            defer { previous = message }
+            return previous == message
+        }
+        if !isRepeat { send(message) }
+    }
+}

@@ -1,0 +1,43 @@
+import Dispatch
+
+extension Observable {
+    /// Runs the rest of the chain on `queue`.
+    ///
+    /// The modifiers after this one run their closures on `queue`, one message at a time and
+    /// in the order messages arrived here, even if `queue` is concurrent (they share a private
+    /// serial queue that targets it).
+    public func dispatch(to queue: DispatchQueue) -> DispatchModifier<Message> {
+        let executor =
+            queue === DispatchQueue.main ? Executor.main : .serial(targeting: queue, label: "Signals.dispatch")
+        return DispatchModifier(upstream: self, executor: executor).attach()
+    }
+
+    /// Runs the rest of the chain on a global queue of quality of service `qos`, in order.
+    ///
+    /// For the main queue, use `dispatch(to: .main)`.
+    public func dispatch(qos: DispatchQoS) -> DispatchModifier<Message> {
+        dispatch(to: .global(qos: qos.qosClass))
+    }
+
+    /// Runs the rest of the chain inline, on whatever thread delivers the message: the
+    /// firing thread, or the thread a `dispatch` before it uses.
+    ///
+    /// Fastest, and the closures after it must tolerate running on any thread, concurrently
+    /// if several threads fire at once.
+    public func noDispatch() -> DispatchModifier<Message> {
+        DispatchModifier(upstream: self, executor: .inline).attach()
+    }
+}
+
+/// Moves the rest of the chain to another executor; made by ``Observable/dispatch(to:)``,
+/// ``Observable/dispatch(qos:)`` and ``Observable/noDispatch()``.
+public final class DispatchModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: no stored state of its own.
+    override init(upstream: Observable<Message>, executor: Executor? = nil, last: Message? = nil) {
+        super.init(upstream: upstream, executor: executor, last: last)
+    }
+
+    override func process(_ message: Message) {
+        send(message)
+    }
+}

@@ -1,0 +1,51 @@
+extension Observable {
+    /// Passes on the messages for which `isIncluded` is `true`.
+    ///
+    /// ```swift
+    /// property.didSet.filter { $0 >= 100 }.then { print("\($0) is at least 100") }
+    /// ```
+    public func filter(_ isIncluded: @escaping @Sendable (Message) -> Bool) -> FilterModifier<Message> {
+        FilterModifier(upstream: self, isIncluded: isIncluded).attach()
+    }
+
+    /// Passes on `transform` of each message.
+    ///
+    /// ```swift
+    /// property.didSet.map { 2 * $0 }.then { print($0) }
+    /// ```
+    public func map<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output) -> MapModifier<
+        Message, Output
+    > {
+        MapModifier(upstream: self, transform: transform).attach()
+    }
+}
+
+/// Passes on some messages; made by ``Observable/filter(_:)``.
+public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: the only stored property is a `@Sendable` closure.
+    private let isIncluded: @Sendable (Message) -> Bool
+
+    init(upstream: Observable<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
+        self.isIncluded = isIncluded
+        super.init(upstream: upstream)
+    }
+
+    override func process(_ message: Message) {
+        if isIncluded(message) { send(message) }
+    }
+}
+
+/// Transforms messages; made by ``Observable/map(_:)``.
+public final class MapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: the only stored property is a `@Sendable` closure.
+    private let transform: @Sendable (Input) -> Output
+
+    init(upstream: Observable<Input>, transform: @escaping @Sendable (Input) -> Output) {
+        self.transform = transform
+        super.init(upstream: upstream)
+    }
+
+    override func process(_ message: Input) {
+        send(transform(message))
+    }
+}

@@ -1,0 +1,2 @@
+// `import Signals` gives users `Connection`, `Connector` and the schedulers too.
+@_exported import ReactiveCore

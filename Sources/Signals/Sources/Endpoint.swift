@@ -1,0 +1,16 @@
+/// A source's observable end, which modifiers connect to: `signal.fired`,
+/// `property.didSet`, `timer.fired`.
+///
+/// An endpoint sends from whatever thread fires it; modifiers connected to it run on the
+/// main queue unless the chain says otherwise.
+public final class Endpoint<Message: Sendable>: Observable<Message>, @unchecked Sendable {
+    // `@unchecked` as for `Observable`: no stored state of its own.
+    init(last: Message? = nil) {
+        super.init(last: last, emittingExecutor: nil, downstreamExecutor: .main)
+    }
+
+    /// Sends `message` from the calling thread.
+    func fire(_ message: Message) {
+        send(message)
+    }
+}

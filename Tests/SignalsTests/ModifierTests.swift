@@ -1,0 +1,123 @@
+import Dispatch
+import Signals
+import Testing
+
+@Suite("Modifiers")
+struct ModifierTests {
+    @Test("a newly connected modifier receives the last message its observable sent")
+    func replay() {
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        let early = Log<Int>()
+        signal.fired.noDispatch().then { early.append($0) }.append(to: observables)
+        let evens = signal.fired.noDispatch().filter { $0.isMultiple(of: 2) }
+        evens.append(to: observables)
+        signal.fire(with: 2)
+        signal.fire(with: 3)
+        let late = Log<Int>()
+        let lateFromFilter = Log<Int>()
+        signal.fired.noDispatch().then { late.append($0) }.append(to: observables)
+        evens.then { lateFromFilter.append($0) }.append(to: observables)
+        #expect(early.all == [2, 3])
+        #expect(late.all == [3])
+        #expect(lateFromFilter.all == [2])
+        #expect(signal.fired.lastMessage == 3 && evens.lastMessage == 2)
+    }
+
+    @Test("a signal that never fired replays nothing")
+    func noReplayBeforeFirst() {
+        let signal = Signal<String>()
+        let log = Log<String>()
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().then { log.append($0) }.append(to: observables)
+        #expect(log.all.isEmpty)
+    }
+
+    @Test("discard(first:) and distinct()")
+    func discardAndDistinct() {
+        let signal = Signal<Int>()
+        let discarded = Log<Int>()
+        let distinct = Log<Int>()
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().discard(first: 2).then { discarded.append($0) }.append(to: observables)
+        signal.fired.noDispatch().distinct().then { distinct.append($0) }.append(to: observables)
+        for value in [1, 1, 2, 2, 3, 1] { signal.fire(with: value) }
+        #expect(discarded.all == [2, 2, 3, 1])
+        #expect(distinct.all == [1, 2, 3, 1])
+    }
+
+    @Test("throttle passes a message only after a pause since the last one it passed")
+    func throttle() {
+        let scheduler = TestScheduler()
+        let signal = Signal<Int>()
+        let passed = Log<Int>()
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().throttle(pause: .seconds(1), scheduler: scheduler)
+            .then { passed.append($0) }.append(to: observables)
+        signal.fire(with: 1)
+        scheduler.advance(by: .milliseconds(500))
+        signal.fire(with: 2)
+        scheduler.advance(by: .milliseconds(500))
+        signal.fire(with: 3)
+        signal.fire(with: 4)
+        scheduler.advance(by: .seconds(5))
+        signal.fire(with: 5)
+        #expect(passed.all == [1, 3, 5])
+    }
+
+    @Test("debounce passes the last message of each burst after a quiet pause")
+    func debounce() {
+        let scheduler = TestScheduler()
+        let signal = Signal<String>()
+        let passed = Log<String>()
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().debounce(pause: .milliseconds(300), scheduler: scheduler)
+            .then { passed.append($0) }.append(to: observables)
+        for query in ["s", "sw", "swi"] {
+            signal.fire(with: query)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        #expect(passed.all.isEmpty)
+        scheduler.advance(by: .milliseconds(300))
+        signal.fire(with: "swift")
+        scheduler.advance(by: .seconds(1))
+        #expect(passed.all == ["swi", "swift"])
+        observables.removeAll()
+        signal.fire(with: "gone")
+        scheduler.advance(by: .seconds(1))
+        #expect(passed.all == ["swi", "swift"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("dispatch(to:) runs the rest of the chain on the queue, in order, even on a concurrent queue")
+    func dispatchOrder() async {
+        let concurrent = DispatchQueue(label: "SignalsTests.concurrent", attributes: .concurrent)
+        let signal = Signal<Int>()
+        let log = Log<Int>()
+        let observables = ObservableCollection()
+        let done = Arrival()
+        signal.fired.dispatch(to: concurrent).map { $0 * 10 }.then {
+            log.append($0)
+            if $0 == 9_990 { done.signal() }
+        }.append(to: observables)
+        for value in 0..<1_000 { signal.fire(with: value) }
+        await done.wait()
+        #expect(log.all == (0..<1_000).map { $0 * 10 })
+    }
+
+    @Test("negative counts and pauses are precondition failures")
+    func misuse() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Signal<Int>().fired.discard(first: -1)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Signal<Int>().fired.throttle(pause: .seconds(-1), scheduler: TestScheduler())
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Signal<Int>().fired.debounce(pause: .seconds(-1), scheduler: TestScheduler())
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = PeriodicTimer(interval: .zero, scheduler: TestScheduler())
+        }
+    }
+}
