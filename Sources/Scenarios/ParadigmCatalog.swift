@@ -50,7 +50,7 @@ public enum ParadigmCatalog {
             name: "Signals", module: "Signals",
             summary: "thread-safe signals, properties and timers with queue-dispatched modifier chains",
             pickWhen: "values cross threads and queues, and every message must arrive exactly once",
-            isAvailable: false),
+            isAvailable: true),
         ParadigmInfo(
             name: "Baseline", module: "ReactiveCore",
             summary:
@@ -64,6 +64,7 @@ public enum ParadigmCatalog {
         AnyParadigmAdapter(GlueAdapter()),
         AnyParadigmAdapter(IncrementalAdapter()),
         AnyParadigmAdapter(ResinAdapter()),
+        AnyParadigmAdapter(SignalsAdapter()),
         AnyParadigmAdapter(BaselineAdapter()),
     ]
 

@@ -23,18 +23,21 @@ package struct IsolatedClosure: @unchecked Sendable {
     }
 }
 
-/// A non-`Sendable` sink carried through a `@Sendable` callback of a system API (such as
-/// `NotificationCenter`'s observer block), under the same contract as ``IsolatedClosure``:
-/// the API that wraps it documents that the callback runs in the isolation domain that
-/// subscribed, and it is only called there.
-package struct IsolatedSink<Input>: @unchecked Sendable {
-    let body: (Input) -> Void
+/// A non-`Sendable` function carried through a `@Sendable` callback (a system API's
+/// observer block, an inline Signals chain run by the scenarios), under the same contract
+/// as ``IsolatedClosure``: the code that wraps it documents that the callback runs in the
+/// isolation domain that created it, and it is only called there.
+package struct IsolatedFunction<Input, Output>: @unchecked Sendable {
+    let body: (Input) -> Output
 
-    package init(_ body: @escaping (Input) -> Void) {
+    package init(_ body: @escaping (Input) -> Output) {
         self.body = body
     }
 
-    package func callAsFunction(_ input: Input) {
+    package func callAsFunction(_ input: Input) -> Output {
         body(input)
     }
 }
+
+/// A non-`Sendable` sink; see ``IsolatedFunction``.
+package typealias IsolatedSink<Input> = IsolatedFunction<Input, Void>

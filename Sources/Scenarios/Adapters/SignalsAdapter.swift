@@ -1,0 +1,74 @@
+import Signals
+
+/// Signals in the shared scenarios: inputs are `Property`s, derived cells are `noDispatch()`
+/// chains (so the scenarios run synchronously), and a combination of two cells is a
+/// `Property` written by a chain from each: Signals has no combining operator.
+public struct SignalsAdapter: ParadigmAdapter {
+    /// Creates the adapter.
+    public init() {}
+
+    /// "Signals".
+    public var name: String { "Signals" }
+
+    /// A new set of chains.
+    public func makeGraph() -> any CellGraph { SignalsCellGraph() }
+
+    /// Combining two chains by hand pushes eagerly, as the baseline does.
+    public var knownDifferences: [String: KnownDifference] {
+        let reason =
+            "Signals has no glitch-free combination: a value built from two chains is written by each chain as it fires, so d is seen with b new and c old first"
+        return [
+            "diamond": KnownDifference(
+                outcome: ScenarioOutcome(values: [4, 5, 7, 8, 10], glitches: 2), reason: reason),
+            "teardown": KnownDifference(
+                outcome: ScenarioOutcome(values: [4, 5, 7], glitches: 1, freed: true), reason: reason),
+        ]
+    }
+}
+
+/// A cell: an observable of integers, the property behind an input or a combination, and
+/// the chains it keeps alive.
+final class SignalsCell {
+    let observable: Observable<Int>
+    let property: Property<Int>?
+    let chains = ObservableCollection()
+
+    init(_ observable: Observable<Int>, property: Property<Int>? = nil) {
+        self.observable = observable
+        self.property = property
+    }
+}
+
+final class SignalsCellGraph: CellGraph {
+    func input(_ initial: Int) -> SignalsCell {
+        let property = Property(value: initial)
+        return SignalsCell(property.didSet, property: property)
+    }
+
+    func set(_ input: SignalsCell, to value: Int) {
+        input.property?.value = value
+    }
+
+    func map(_ source: SignalsCell, _ transform: @escaping (Int) -> Int) -> SignalsCell {
+        // The scenarios run on one thread and the chain runs inline on it, which is the
+        // contract of the common module's `IsolatedFunction`.
+        let transform = IsolatedFunction(transform)
+        return SignalsCell(source.observable.noDispatch().map { transform($0) })
+    }
+
+    func combine(_ first: SignalsCell, _ second: SignalsCell, _ combine: @escaping (Int, Int) -> Int) -> SignalsCell {
+        let combine = IsolatedFunction<(Int, Int), Int> { combine($0.0, $0.1) }
+        let (a, b) = (first.observable, second.observable)
+        let property = Property(value: combine((a.lastMessage ?? 0, b.lastMessage ?? 0)))
+        let cell = SignalsCell(property.didSet, property: property)
+        a.noDispatch().then { property.value = combine(($0, b.lastMessage ?? 0)) }.append(to: cell.chains)
+        b.noDispatch().then { property.value = combine((a.lastMessage ?? 0, $0)) }.append(to: cell.chains)
+        // The initial messages replayed into the two chains recompute the same value.
+        return cell
+    }
+
+    func observe(_ cell: SignalsCell, _ sink: @escaping (Int) -> Void) -> Connection {
+        let sink = IsolatedSink(sink)
+        return cell.observable.subscribe { sink($0) }
+    }
+}
