@@ -5,7 +5,7 @@
 /// ``Observable/map(_:)`` and the rest) makes a subclass. A modifier runs its work on its
 /// executor: the main queue unless a `dispatch` modifier or `noDispatch()` before it in the
 /// chain says otherwise. When that is where its input already arrives, it runs inline.
-public class Modifier<Input: Sendable, Output: Sendable>: Observable<Output>, MessageReceiver, @unchecked Sendable {
+public class Modifier<Input: Sendable, Output: Sendable>: Observable<Output>, RawReceiver, @unchecked Sendable {
     // `@unchecked` as for `Observable`: every stored property is a `let` of a `Sendable` type.
     private let upstream: LockedState<Observable<Input>?>
     let executor: Executor
@@ -24,6 +24,11 @@ public class Modifier<Input: Sendable, Output: Sendable>: Observable<Output>, Me
         let upstream = upstream.withLock { $0 }
         if let owed = upstream?.connect(self) { receive(owed) }
         return self
+    }
+
+    func receive(raw message: UnsafeRawPointer) {
+        // Connected to an `Observable<Input>`, so the message is an `Input`.
+        receive(message.assumingMemoryBound(to: Input.self).pointee)
     }
 
     func receive(_ message: Input) {

@@ -9,31 +9,38 @@
 ///
 /// All observables are `Sendable` and may be used from any thread.
 public class Observable<Message: Sendable>: @unchecked Sendable {
-    // `@unchecked` only because a non-final class cannot be checked: every stored property
-    // here and in every subclass is a `let` of a `Sendable` type (state is behind locks).
+    // `@unchecked`: a non-final class cannot be checked. Every stored property here and in
+    // every subclass is a `let` of a `Sendable` type, or (`lastSlot`) only touched while
+    // holding `state`'s lock.
 
-    private struct State: Sendable {
-        var receivers: [WeakReceiver<Message>] = []
-        var last: Message?
-        /// The sequence number of `last`, for sources whose writers race (``Property``).
-        var lastSequence: UInt64 = 0
-    }
-
-    private let state: LockedState<State>
+    // The hot path (`send`) touches only non-generic types: generic code that uses a generic
+    // struct or `Optional<Message>` looks their metadata up at run time, which cost more than
+    // the delivery itself (callgrind).
+    private let state = LockedState(ObservableState())
+    /// The last message; initialized while `state.hasLast`, read and written under the lock.
+    private let lastSlot = UnsafeMutablePointer<Message>.allocate(capacity: 1)
     /// Where modifiers connected to this observable run by default.
     let downstreamExecutor: Executor
     /// Where this observable sends its messages from (`nil`: any thread, for sources).
     let emittingExecutor: Executor?
 
     init(last: Message? = nil, emittingExecutor: Executor?, downstreamExecutor: Executor) {
-        state = LockedState(State(last: last))
         self.emittingExecutor = emittingExecutor
         self.downstreamExecutor = downstreamExecutor
+        if let last {
+            lastSlot.initialize(to: last)
+            state.withLock { $0.hasLast = true }
+        }
+    }
+
+    deinit {
+        if state.withLock({ $0.hasLast }) { lastSlot.deinitialize(count: 1) }
+        lastSlot.deallocate()
     }
 
     /// The last message sent, if any: what a newly connected modifier receives.
     public var lastMessage: Message? {
-        state.withLock { $0.last }
+        state.withLock { $0.hasLast ? lastSlot.pointee : nil }
     }
 
     /// How many modifiers are connected.
@@ -43,13 +50,22 @@ public class Observable<Message: Sendable>: @unchecked Sendable {
         return receivers.count { $0.receiver != nil }
     }
 
+    private func remember(_ message: Message, in state: inout ObservableState) {
+        if state.hasLast {
+            lastSlot.pointee = message
+        } else {
+            lastSlot.initialize(to: message)
+            state.hasLast = true
+        }
+    }
+
     /// Sends `message` to every connected modifier, and remembers it.
     func send(_ message: Message) {
         let receivers = state.withLock { state in
-            state.last = message
+            remember(message, in: &state)
             return state.receivers
         }
-        for box in receivers { box.receiver?.receive(message) }
+        deliver(message, to: receivers)
     }
 
     /// Sends `message`, numbered `sequence` by a source whose writes can race; it is
@@ -57,25 +73,32 @@ public class Observable<Message: Sendable>: @unchecked Sendable {
     func send(_ message: Message, sequence: UInt64) {
         let receivers = state.withLock { state in
             if sequence > state.lastSequence {
-                state.last = message
+                remember(message, in: &state)
                 state.lastSequence = sequence
             }
             return state.receivers
         }
-        for box in receivers { box.receiver?.receive(message) }
+        deliver(message, to: receivers)
     }
 
-    /// Connects `receiver`; returns the last message, which it is owed.
+    private func deliver(_ message: Message, to receivers: [WeakReceiver]) {
+        withUnsafePointer(to: message) { pointer in
+            for box in receivers { box.receiver?.receive(raw: UnsafeRawPointer(pointer)) }
+        }
+    }
+
+    /// Connects `receiver`, which takes messages of type `Message`; returns the last
+    /// message, which it is owed.
     ///
     /// The lock never loads a weak reference: a loaded reference is a strong one, and if its
     /// release were the last, the receiver's `deinit` would run inside the lock and call
     /// `disconnect(_:)`, which needs the same lock. Receivers disconnect themselves in their
     /// `deinit`, so entries are removed by identity and none is left behind.
-    func connect(_ receiver: some MessageReceiver<Message>) -> Message? {
-        let entry = WeakReceiver<Message>(receiver: receiver)
+    func connect(_ receiver: some RawReceiver) -> Message? {
+        let entry = WeakReceiver(receiver: receiver)
         return state.withLock { state in
             state.receivers.append(entry)
-            return state.last
+            return state.hasLast ? lastSlot.pointee : nil
         }
     }
 
@@ -85,7 +108,7 @@ public class Observable<Message: Sendable>: @unchecked Sendable {
     /// Disconnects `receiver`.
     func disconnect(_ receiver: AnyObject) {
         let identity = ObjectIdentifier(receiver)
-        let removed = state.withLock { state -> [WeakReceiver<Message>] in
+        let removed = state.withLock { state -> [WeakReceiver] in
             guard let index = state.receivers.firstIndex(where: { $0.identity == identity }) else { return [] }
             return [state.receivers.remove(at: index)]
         }
@@ -93,19 +116,30 @@ public class Observable<Message: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Takes messages from an observable.
-protocol MessageReceiver<Input>: AnyObject, Sendable {
-    associatedtype Input: Sendable
-    func receive(_ message: Input)
+/// An observable's state behind its lock. At file scope, not nested in the generic class:
+/// a nested type is generic too, and its metadata would be looked up on every send.
+struct ObservableState: Sendable {
+    var receivers: [WeakReceiver] = []
+    var hasLast = false
+    /// The sequence number of the last message, for sources whose writers race
+    /// (``Property``).
+    var lastSequence: UInt64 = 0
+}
+
+/// Takes messages from an observable, by address: the observable knows the message type
+/// and so does the receiver it connected (a modifier whose input is that type).
+protocol RawReceiver: AnyObject, Sendable {
+    /// Receives the message at `message`, which is of the receiver's input type.
+    func receive(raw message: UnsafeRawPointer)
 }
 
 /// A receiver held weakly: observables do not keep their modifiers alive.
-struct WeakReceiver<Message: Sendable>: Sendable {
-    weak var receiver: (any MessageReceiver<Message>)?
+struct WeakReceiver: Sendable {
+    weak var receiver: (any RawReceiver)?
     /// The receiver's identity, for removing it without loading the weak reference.
     let identity: ObjectIdentifier
 
-    init(receiver: some MessageReceiver<Message>) {
+    init(receiver: some RawReceiver) {
         self.receiver = receiver
         identity = ObjectIdentifier(receiver)
     }
