@@ -9,6 +9,7 @@ let package = Package(
     name: "swift-paradigms",
     products: [
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
+        .library(name: "SignalGraph", targets: ["SignalGraph"]),
         .library(name: "Glue", targets: ["Glue"]),
         .library(name: "Incremental", targets: ["Incremental"]),
         .library(name: "Resin", targets: ["Resin"]),
@@ -20,6 +21,9 @@ let package = Package(
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
         .target(name: "ReactiveCore"),
+
+        // State-ful signals: emitters, sensors, storages, replications and views.
+        .target(name: "SignalGraph", dependencies: ["ReactiveCore"]),
 
         // GlueKit's paradigm: sources, sinks, signals, observables and updatables.
         .target(name: "Glue", dependencies: ["ReactiveCore"]),
@@ -37,7 +41,7 @@ let package = Package(
 
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals"]),
+        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals", "SignalGraph"]),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -53,6 +57,7 @@ let package = Package(
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue"]),
+        .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),

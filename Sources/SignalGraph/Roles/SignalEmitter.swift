@@ -1,0 +1,136 @@
+/// A multicasting emitter: any number of sensors register and receive what it sends, in the
+/// order they registered.
+///
+/// Sensors are held weakly. Registration, deregistration and sending made while the emitter
+/// is delivering (from a sensor's handler) are queued and done after the delivery, in order,
+/// so a sensor never receives a signal inside another and every sensor sees the state change
+/// in the same order.
+public final class SignalEmitter<Signal>: Emitter {
+    /// Emitters take no signals.
+    public typealias IncomingSignal = Never
+    /// The signals it sends.
+    public typealias OutgoingSignal = Signal
+
+    private struct Entry {
+        weak var sensor: (any Sensor<Signal>)?
+        let identity: ObjectIdentifier
+    }
+
+    private var entries: [Entry] = []
+    private var pending: [() -> Void] = []
+    private var isDelivering = false
+    /// Sends a newly registered sensor what it is owed (a storage: an initiation).
+    var didRegister: ((any Sensor<Signal>) -> Void)?
+    /// Sends a leaving sensor what it is owed (a storage: a termination).
+    var willDeregister: ((any Sensor<Signal>) -> Void)?
+
+    /// An emitter with no sensors.
+    public init() {}
+
+    deinit {
+        let live = entries.count { $0.sensor != nil }
+        assert(
+            live == 0,
+            "SignalGraph: an emitter died with \(live) sensor(s) still registered; deregister every sensor before releasing its emitter (if you set it up, you must tear it down)"
+        )
+    }
+
+    /// The number of registered sensors.
+    public var sensorCount: Int { entries.count { $0.sensor != nil } }
+
+    /// Registers `sensor`.
+    ///
+    /// - Precondition (debug builds): `sensor` is not registered on any emitter.
+    public func register(_ sensor: any Sensor<Signal>) {
+        perform { [self] in
+            assert(
+                !sensor.registration.isRegistered,
+                "SignalGraph: a sensor was registered on a second emitter; a sensor observes one emitter at a time: deregister it first"
+            )
+            sensor.registration.emitter = self
+            entries.append(Entry(sensor: sensor, identity: ObjectIdentifier(sensor)))
+            didRegister?(sensor)
+        }
+    }
+
+    /// Deregisters `sensor`.
+    ///
+    /// - Precondition (debug builds): `sensor` is registered on this emitter.
+    public func deregister(_ sensor: any Sensor<Signal>) {
+        perform { [self] in
+            assert(
+                sensor.registration.emitter === self,
+                "SignalGraph: deregistering a sensor that is not registered on this emitter")
+            willDeregister?(sensor)
+            let identity = ObjectIdentifier(sensor)
+            entries.removeAll { $0.identity == identity }
+            sensor.registration.emitter = nil
+        }
+    }
+
+    /// Sends `signal` to every registered sensor.
+    public func dispatch(_ signal: Signal) {
+        perform { [self] in
+            for entry in entries { entry.sensor?.sense(signal) }
+        }
+    }
+
+    /// Runs `work` now, or after the delivery under way, in order.
+    func perform(_ work: @escaping () -> Void) {
+        if isDelivering {
+            pending.append(work)
+            return
+        }
+        isDelivering = true
+        work()
+        var index = 0
+        while index < pending.count {
+            pending[index]()
+            index += 1
+        }
+        pending.removeAll()
+        isDelivering = false
+    }
+}
+
+extension SignalEmitter: Dispatcher {}
+
+/// A sensor that hands each signal to a closure; it observes one emitter at a time.
+///
+/// ```swift
+/// let sensor = SignalSensor<ValueSignal<Int>> { signal in print(signal) }
+/// storage.register(sensor)    // prints .initiation(…)
+/// storage.deregister(sensor)  // prints .termination(…)
+/// ```
+///
+/// - Precondition (debug builds): it is deregistered before it is released.
+public final class SignalSensor<Signal>: Sensor {
+    /// The signals it receives.
+    public typealias IncomingSignal = Signal
+    /// It sends nothing on.
+    public typealias OutgoingSignal = Never
+
+    /// Where the sensor is registered.
+    public let registration = SensorRegistration()
+    /// What the sensor does with each signal.
+    public var handler: (Signal) -> Void
+
+    /// A sensor that runs `handler` for each signal.
+    public init(_ handler: @escaping (Signal) -> Void = { _ in }) {
+        self.handler = handler
+    }
+
+    deinit {
+        assert(
+            !registration.isRegistered,
+            "SignalGraph: a sensor was released while still registered; deregister it first (if you set it up, you must tear it down)"
+        )
+    }
+
+    /// Runs the handler.
+    public func sense(_ signal: Signal) {
+        handler(signal)
+    }
+}
+
+extension SignalSensor: Monitor {}

@@ -1,0 +1,195 @@
+/// An array storage kept in a balanced tree, so that inserting, deleting and reading at an
+/// index cost O(log n); the base of the sorting and mapping views.
+///
+/// ``state`` builds an array, O(n); use ``count`` and the subscript for single reads.
+public class TreeArrayStorage<Element> {
+    let emitter = SignalEmitter<ArraySignal<Element>>()
+    var tree = PositionalTree<Element>()
+    /// Where the view is registered.
+    public let registration = SensorRegistration()
+
+    init() {
+        emitter.didRegister = { [unowned self] sensor in sensor.sense(.initiation(tree.array)) }
+        emitter.willDeregister = { [unowned self] sensor in sensor.sense(.termination(tree.array)) }
+    }
+
+    deinit {
+        assert(
+            !registration.isRegistered,
+            "SignalGraph: a view was released while still registered; deregister it first")
+    }
+
+    /// The elements, in order; O(n).
+    public var state: [Element] { tree.array }
+
+    /// The number of elements.
+    public var count: Int { tree.count }
+
+    /// The element at `index`, in O(log n).
+    public subscript(index: Int) -> Element { tree[index] }
+
+    /// The number of registered sensors.
+    public var sensorCount: Int { emitter.sensorCount }
+
+    /// Registers `sensor`, which receives an initiation with the current elements.
+    public func register(_ sensor: any Sensor<ArraySignal<Element>>) {
+        emitter.register(sensor)
+    }
+
+    /// Deregisters `sensor`, which receives a termination first.
+    public func deregister(_ sensor: any Sensor<ArraySignal<Element>>) {
+        emitter.deregister(sensor)
+    }
+
+    /// Runs `edit` on the tree after any delivery under way and sends the mutations it
+    /// reports.
+    func edit(_ edit: @escaping (inout PositionalTree<Element>) -> [ArrayMutation<Element>]) {
+        emitter.perform { [self] in
+            let mutations = edit(&tree)
+            if !mutations.isEmpty { emitter.dispatch(.transition(ArrayTransition(mutations))) }
+        }
+    }
+
+    /// Replaces every element: sensors receive a termination and an initiation.
+    func resetElements(to elements: [Element]) {
+        emitter.perform { [self] in
+            let old = tree.array
+            tree = PositionalTree(elements)
+            emitter.dispatch(.termination(old))
+            emitter.dispatch(.initiation(elements))
+        }
+    }
+}
+
+/// The entries of a dictionary signal's source as an array sorted by a comparator, kept in
+/// sync by its signals: the third stage of the seed's pipeline.
+///
+/// Cost per mutation: O(log n). An insert or a delete finds its index by binary search down
+/// a balanced tree; an update that keeps its place is sent as an update, one that moves is
+/// sent as a delete and an insert. (The original searched linearly.)
+public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArrayStorage<(key: Key, value: Value)>,
+    Sensor, Storage
+{
+    /// The signals it receives.
+    public typealias IncomingSignal = DictionarySignal<Key, Value>
+    /// The signals it sends.
+    public typealias OutgoingSignal = ArraySignal<(key: Key, value: Value)>
+
+    private let areInIncreasingOrder: ((key: Key, value: Value), (key: Key, value: Value)) -> Bool
+    private var values: [Key: Value] = [:]
+
+    /// A view sorted by `areInIncreasingOrder`, a strict weak ordering; equivalent entries
+    /// keep the order they arrived in.
+    public init(by areInIncreasingOrder: @escaping ((key: Key, value: Value), (key: Key, value: Value)) -> Bool) {
+        self.areInIncreasingOrder = areInIncreasingOrder
+        super.init()
+    }
+
+    /// Follows the source: resets on initiation and termination, translates transitions.
+    public func sense(_ signal: DictionarySignal<Key, Value>) {
+        switch signal {
+        case .initiation(let entries):
+            values = entries
+            resetElements(to: entries.map { (key: $0.key, value: $0.value) }.sorted(by: areInIncreasingOrder))
+        case .termination:
+            values = [:]
+            resetElements(to: [])
+        case .transition(let transition):
+            edit { [self] tree in
+                var output: [ArrayMutation<(key: Key, value: Value)>] = []
+                for mutation in transition.mutations {
+                    switch mutation {
+                    case .insert(let key, let value):
+                        values[key] = value
+                        let index = insertionIndex(of: (key, value), in: tree)
+                        tree.insert((key, value), at: index)
+                        output.append(.insert((key, value), at: index))
+                    case .update(let key, let value):
+                        guard let old = values[key] else { continue }
+                        values[key] = value
+                        let from = index(of: (key, old), in: tree)
+                        tree.remove(at: from)
+                        let to = insertionIndex(of: (key, value), in: tree)
+                        tree.insert((key, value), at: to)
+                        if from == to {
+                            output.append(.update((key, value), at: to))
+                        } else {
+                            output.append(.delete(at: from))
+                            output.append(.insert((key, value), at: to))
+                        }
+                    case .delete(let key):
+                        guard let old = values.removeValue(forKey: key) else { continue }
+                        let index = index(of: (key, old), in: tree)
+                        tree.remove(at: index)
+                        output.append(.delete(at: index))
+                    }
+                }
+                return output
+            }
+        }
+    }
+
+    private func insertionIndex(of entry: (key: Key, value: Value), in tree: PositionalTree<(key: Key, value: Value)>)
+        -> Int
+    {
+        tree.partitionIndex { !areInIncreasingOrder(entry, $0) }
+    }
+
+    private func index(of entry: (key: Key, value: Value), in tree: PositionalTree<(key: Key, value: Value)>) -> Int {
+        var index = tree.partitionIndex { areInIncreasingOrder($0, entry) }
+        while index < tree.count && tree[index].key != entry.key {
+            index += 1
+        }
+        precondition(
+            index < tree.count,
+            "SignalGraph: an entry is not where the sort order puts it; the order must be a strict weak ordering that does not change"
+        )
+        return index
+    }
+}
+
+/// An array signal's source with each element mapped, kept in sync by its signals: the last
+/// stage of the seed's pipeline, turning model values into view-model values.
+///
+/// Cost per mutation: one transform and O(log n).
+public final class ArraySignalMapStorage<Input, Output>: TreeArrayStorage<Output>, Sensor, Storage {
+    /// The signals it receives.
+    public typealias IncomingSignal = ArraySignal<Input>
+    /// The signals it sends.
+    public typealias OutgoingSignal = ArraySignal<Output>
+
+    private let transform: (Input) -> Output
+
+    /// A view of `transform` applied to every element.
+    public init(_ transform: @escaping (Input) -> Output) {
+        self.transform = transform
+        super.init()
+    }
+
+    /// Follows the source: resets on initiation and termination, maps transitions.
+    public func sense(_ signal: ArraySignal<Input>) {
+        let transform = transform
+        switch signal {
+        case .initiation(let elements): resetElements(to: elements.map(transform))
+        case .termination: resetElements(to: [])
+        case .transition(let transition):
+            edit { tree in
+                transition.mutations.map { mutation in
+                    switch mutation {
+                    case .insert(let element, let index):
+                        let mapped = transform(element)
+                        tree.insert(mapped, at: index)
+                        return .insert(mapped, at: index)
+                    case .update(let element, let index):
+                        let mapped = transform(element)
+                        tree[index] = mapped
+                        return .update(mapped, at: index)
+                    case .delete(let index):
+                        tree.remove(at: index)
+                        return .delete(at: index)
+                    }
+                }
+            }
+        }
+    }
+}
