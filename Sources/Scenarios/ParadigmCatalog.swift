@@ -22,7 +22,7 @@ public enum ParadigmCatalog {
             summary:
                 "state-ful signals (initiation, transition, termination) between emitters and sensors; storages, replications and sorted, filtered views",
             pickWhen: "you keep collections in sync across layers by mutation commands, and want teardown checked",
-            isAvailable: false),
+            isAvailable: true),
         ParadigmInfo(
             name: "Glue", module: "Glue",
             summary:
@@ -61,6 +61,7 @@ public enum ParadigmCatalog {
 
     /// The adapters that run through the shared scenarios, one per landed paradigm.
     public static let adapters: [AnyParadigmAdapter] = [
+        AnyParadigmAdapter(SignalGraphAdapter()),
         AnyParadigmAdapter(GlueAdapter()),
         AnyParadigmAdapter(IncrementalAdapter()),
         AnyParadigmAdapter(ResinAdapter()),

@@ -1,0 +1,105 @@
+import SignalGraph
+
+/// SignalGraph in the shared scenarios: inputs are editable value storages, a derived cell
+/// is a signal map feeding a replication, observers are sensors. SignalGraph has no
+/// combining view, so a combination is a storage written by a sensor on each input.
+public struct SignalGraphAdapter: ParadigmAdapter {
+    /// Creates the adapter.
+    public init() {}
+
+    /// "SignalGraph".
+    public var name: String { "SignalGraph" }
+
+    /// A new set of storages.
+    public func makeGraph() -> any CellGraph { SignalGraphCellGraph() }
+
+    /// Combining two storages by hand pushes each change as it arrives.
+    public var knownDifferences: [String: KnownDifference] {
+        let reason =
+            "SignalGraph has no combining view: a value combined from two storages is written by each one's sensor as its signal arrives, so d is seen with b new and c old first"
+        return [
+            "diamond": KnownDifference(
+                outcome: ScenarioOutcome(values: [4, 5, 7, 8, 10], glitches: 2), reason: reason),
+            "teardown": KnownDifference(
+                outcome: ScenarioOutcome(values: [4, 5, 7], glitches: 1, freed: true), reason: reason),
+        ]
+    }
+}
+
+/// A cell: a storage of an integer, what keeps it fed, and how to take that down.
+final class SignalGraphCell {
+    let emitter: any Emitter<ValueSignal<Int>>
+    let read: () -> Int
+    let write: ((Int) -> Void)?
+    /// Deregisters what this cell registered, in reverse order: set up, then torn down.
+    var teardown: [() -> Void] = []
+    /// The cells this one reads, kept alive for as long as it is.
+    var upstream: [SignalGraphCell] = []
+
+    init(emitter: any Emitter<ValueSignal<Int>>, read: @escaping () -> Int, write: ((Int) -> Void)? = nil) {
+        self.emitter = emitter
+        self.read = read
+        self.write = write
+    }
+
+    deinit {
+        for step in teardown.reversed() { step() }
+    }
+}
+
+final class SignalGraphCellGraph: CellGraph {
+    func input(_ initial: Int) -> SignalGraphCell {
+        let storage = EditableValueStorage(initial)
+        return SignalGraphCell(emitter: storage, read: { storage.state }, write: { storage.state = $0 })
+    }
+
+    func set(_ input: SignalGraphCell, to value: Int) {
+        input.write?(value)
+    }
+
+    func map(_ source: SignalGraphCell, _ transform: @escaping (Int) -> Int) -> SignalGraphCell {
+        let map = SignalMap<ValueSignal<Int>, ValueSignal<Int>> { signal in
+            switch signal {
+            case .initiation(let value): .initiation(transform(value))
+            case .transition(let value): .transition(transform(value))
+            case .termination(let value): .termination(transform(value))
+            }
+        }
+        let replica = ReplicatingValueStorage(transform(source.read()))
+        map.register(replica)
+        source.emitter.register(map)
+        let cell = SignalGraphCell(emitter: replica, read: { replica.state })
+        cell.upstream = [source]
+        cell.teardown = [{ map.deregister(replica) }, { source.emitter.deregister(map) }]
+        return cell
+    }
+
+    func combine(
+        _ first: SignalGraphCell, _ second: SignalGraphCell, _ combine: @escaping (Int, Int) -> Int
+    ) -> SignalGraphCell {
+        let result = EditableValueStorage(combine(first.read(), second.read()))
+        let update = { result.state = combine(first.read(), second.read()) }
+        let sensors = [first, second].map { input in
+            let sensor = SignalSensor<ValueSignal<Int>> { signal in
+                if case .transition = signal { update() }
+            }
+            input.emitter.register(sensor)
+            return (input, sensor)
+        }
+        let cell = SignalGraphCell(emitter: result, read: { result.state })
+        cell.upstream = [first, second]
+        cell.teardown = sensors.map { input, sensor in { input.emitter.deregister(sensor) } }
+        return cell
+    }
+
+    func observe(_ cell: SignalGraphCell, _ sink: @escaping (Int) -> Void) -> Connection {
+        let sensor = SignalSensor<ValueSignal<Int>> { signal in
+            switch signal {
+            case .initiation(let value), .transition(let value): sink(value)
+            case .termination: break
+            }
+        }
+        cell.emitter.register(sensor)
+        return Connection(isolated: { cell.emitter.deregister(sensor) })
+    }
+}
