@@ -38,12 +38,15 @@ public final class DictionaryFilteringDictionaryStorage<Key: Hashable, Value>: S
         case .transition(let transition):
             let isIncluded = isIncluded
             commit { current in
-                var present = current
+                // Keys this transition already changed; the rest are looked up in `current`.
+                // (A copy of `current` to mutate would cost O(n) per transition.)
+                var changed: [Key: Bool] = [:]
+                func isPresent(_ key: Key) -> Bool { changed[key] ?? (current[key] != nil) }
                 var output: [DictionaryMutation<Key, Value>] = []
                 for mutation in transition.mutations {
                     switch mutation {
                     case .insert(let key, let value), .update(let key, let value):
-                        let was = present[key] != nil
+                        let was = isPresent(key)
                         let now = isIncluded(key, value)
                         switch (was, now) {
                         case (true, true): output.append(.update(key, value))
@@ -51,9 +54,10 @@ public final class DictionaryFilteringDictionaryStorage<Key: Hashable, Value>: S
                         case (false, true): output.append(.insert(key, value))
                         case (false, false): break
                         }
-                        present[key] = now ? value : nil
+                        changed[key] = now
                     case .delete(let key):
-                        if present.removeValue(forKey: key) != nil { output.append(.delete(key)) }
+                        if isPresent(key) { output.append(.delete(key)) }
+                        changed[key] = false
                     }
                 }
                 return output.isEmpty ? nil : DictionaryTransition(output)
