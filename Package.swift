@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Resin", targets: ["Resin"]),
         .library(name: "ResinTesting", targets: ["ResinTesting"]),
         .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "Cycle", targets: ["Cycle"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
     ],
@@ -36,12 +37,15 @@ let package = Package(
         // Resin's exhaustive test store; a module of its own so apps do not link Testing.
         .target(name: "ResinTesting", dependencies: ["Resin"]),
 
+        // A driver loop: events -> reducer -> driver models -> drivers -> events.
+        .target(name: "Cycle", dependencies: ["ReactiveCore"]),
+
         // Thread-safe signals, properties and timers with queue-dispatched modifier chains.
         .target(name: "Signals", dependencies: ["ReactiveCore"]),
 
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals", "SignalGraph"]),
+        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals", "SignalGraph", "Cycle"]),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -61,6 +65,7 @@ let package = Package(
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(name: "CycleTests", dependencies: ["Cycle"]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
     ],
     swiftLanguageModes: [.v6]

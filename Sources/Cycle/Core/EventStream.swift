@@ -1,0 +1,89 @@
+/// A stream of values in one isolation domain: the wiring between a Cycle program and its
+/// drivers.
+///
+/// The seed's streams were RxSwift observables. Cycle does not depend on RxSwift: a loop needs
+/// only subscribe, map, filter and merge, delivered synchronously and in order, so that the
+/// order of events and models is deterministic and testable on virtual time. Swift
+/// concurrency's `AsyncSequence` would make every hop a suspension and the order a matter of
+/// scheduling; a synchronous stream keeps the loop's order exact, and drivers that work on
+/// other threads enter the loop through an ``Inbox``.
+///
+/// ```swift
+/// let doubled = numbers.map { $0 * 2 }.filter { $0 > 10 }
+/// ```
+public struct EventStream<Value>: Subscribable {
+    private let subscribeImpl: (@escaping (Value) -> Void) -> Connection
+
+    /// A stream whose subscriptions are made by `subscribe`.
+    public init(subscribe: @escaping (@escaping (Value) -> Void) -> Connection) {
+        subscribeImpl = subscribe
+    }
+
+    /// Starts sending values to `sink` until the connection disconnects.
+    public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
+        subscribeImpl(sink)
+    }
+
+    /// The stream of `transform` of each value.
+    public func map<Output>(_ transform: @escaping (Value) -> Output) -> EventStream<Output> {
+        let subscribe = subscribeImpl
+        return EventStream<Output> { sink in subscribe { sink(transform($0)) } }
+    }
+
+    /// The values for which `isIncluded` is true.
+    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> EventStream<Value> {
+        let subscribe = subscribeImpl
+        return EventStream { sink in subscribe { if isIncluded($0) { sink($0) } } }
+    }
+
+    /// The non-`nil` results of `transform`.
+    public func compactMap<Output>(_ transform: @escaping (Value) -> Output?) -> EventStream<Output> {
+        let subscribe = subscribeImpl
+        return EventStream<Output> { sink in subscribe { if let output = transform($0) { sink(output) } } }
+    }
+
+    /// The values of all `streams`, as they come.
+    public static func merge(_ streams: [EventStream<Value>]) -> EventStream<Value> {
+        EventStream { sink in
+            let connections = streams.map { $0.subscribe(sink) }
+            return Connection(isolated: { for connection in connections { connection.disconnect() } })
+        }
+    }
+
+    /// The values of all `streams`, as they come.
+    public static func merge(_ streams: EventStream<Value>...) -> EventStream<Value> {
+        merge(streams)
+    }
+
+    /// A stream that never sends anything.
+    public static var empty: EventStream<Value> {
+        EventStream { _ in Connection() }
+    }
+}
+
+/// Sends values to the subscribers of its ``stream``, in the order they subscribed.
+public final class EventSubject<Value> {
+    private var sinks: [(key: Int, sink: (Value) -> Void)] = []
+    private var nextKey = 0
+
+    /// A subject with no subscribers.
+    public init() {}
+
+    /// The stream of what the subject sends.
+    public var stream: EventStream<Value> {
+        EventStream { [self] sink in
+            let key = nextKey
+            nextKey += 1
+            sinks.append((key, sink))
+            return Connection(isolated: { self.sinks.removeAll { $0.key == key } })
+        }
+    }
+
+    /// Sends `value` to every subscriber.
+    public func send(_ value: Value) {
+        for entry in sinks { entry.sink(value) }
+    }
+
+    /// The number of subscribers.
+    public var subscriberCount: Int { sinks.count }
+}

@@ -1,0 +1,121 @@
+/// A Cycle program: a filter over driver events.
+///
+/// ```swift
+/// struct Counter: SinkSourceConverting {
+///     enum DriverEvent { case timer(TimerEvent), screen(TerminalEvent) }
+///     struct DriverModels { var timer = TimerModel.stopped; var screen = TerminalFrame() }
+///
+///     func eventsFrom(effects: EventStream<DriverModels>) -> EventStream<DriverEvent> {
+///         .merge(
+///             timer.rendered(effects.map(\.timer)).map(DriverEvent.timer),
+///             screen.rendered(effects.map(\.screen)).map(DriverEvent.screen))
+///     }
+///
+///     func effectsFrom(events: EventStream<(DriverEvent, DriverModels)>) -> EventStream<DriverModels> {
+///         events.map { event, models in reduce(event, models) }
+///     }
+///
+///     func start() -> (DriverEvent, DriverModels) { (.screen(.started), DriverModels()) }
+/// }
+/// ```
+///
+/// 1. The events are fed, with the current models, to the reducers (``effectsFrom(events:)``),
+///    which produce new models.
+/// 2. The models are fed to the drivers (``eventsFrom(effects:)``), which render their side
+///    effects.
+/// 3. The drivers turn what happened into new events, and the cycle repeats.
+public protocol SinkSourceConverting {
+    /// Everything any driver can report.
+    associatedtype DriverEvent
+    /// What every driver should render, together.
+    associatedtype DriverModels
+
+    /// Wires the drivers: renders each driver's part of `effects` and merges what they
+    /// report.
+    func eventsFrom(effects: EventStream<DriverModels>) -> EventStream<DriverEvent>
+
+    /// The reducers: each event, with the models current when it is processed, becomes new
+    /// models (or none, to keep the current ones).
+    func effectsFrom(events: EventStream<(DriverEvent, DriverModels)>) -> EventStream<DriverModels>
+
+    /// The first event and the models before it.
+    func start() -> (DriverEvent, DriverModels)
+}
+
+/// Runs a ``SinkSourceConverting`` program: wires its drivers, feeds events to its reducers
+/// and models to its drivers, until disposed.
+///
+/// ## Order
+///
+/// Events are processed one at a time, first in, first out. An event a driver reports while
+/// the loop is busy (while rendering models, or while the drivers are being wired) waits in
+/// the queue and is processed after the current one: reducers are never entered recursively,
+/// and events reported before every driver is wired are kept, not lost. For each event the
+/// reducers run once, then the new models reach every driver, then the next event is taken.
+public final class CycleLoop<Program: SinkSourceConverting> {
+    private let models = EventSubject<Program.DriverModels>()
+    private let pairs = EventSubject<(Program.DriverEvent, Program.DriverModels)>()
+    private var connections: [Connection] = []
+    private var queue: [Program.DriverEvent] = []
+    private var queueHead = 0
+    private var isBusy = true
+
+    /// The models after the last event.
+    public private(set) var currentModels: Program.DriverModels
+    /// How many events the loop has processed.
+    public private(set) var processedEvents = 0
+
+    /// Starts `program`: wires its drivers, then processes its start event and every event
+    /// reported meanwhile.
+    public init(program: Program) {
+        let (startEvent, startModels) = program.start()
+        currentModels = startModels
+        connections.append(
+            program.effectsFrom(events: pairs.stream).subscribe { [unowned self] newModels in
+                currentModels = newModels
+                models.send(newModels)
+            })
+        // Drivers wired here may report at once (a session read from disk): those events wait.
+        connections.append(program.eventsFrom(effects: models.stream).subscribe { [unowned self] in receive($0) })
+        models.send(startModels)
+        queue.insert(startEvent, at: queueHead)
+        isBusy = false
+        drainQueue()
+    }
+
+    /// Feeds `event` to the loop as a driver would; it is processed after the queued ones.
+    public func receive(_ event: Program.DriverEvent) {
+        queue.append(event)
+        drainQueue()
+    }
+
+    /// Tears down every driver (their subscriptions end) and the loop's wiring.
+    public func dispose() {
+        let connections = connections
+        self.connections = []
+        for connection in connections.reversed() { connection.disconnect() }
+        queue.removeAll()
+        queueHead = 0
+    }
+
+    /// Whether ``dispose()`` has been called.
+    public var isDisposed: Bool { connections.isEmpty }
+
+    private func drainQueue() {
+        guard !isBusy else { return }
+        isBusy = true
+        defer { isBusy = false }
+        while queueHead < queue.count {
+            let event = queue[queueHead]
+            queueHead += 1
+            processedEvents += 1
+            pairs.send((event, currentModels))
+        }
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+    }
+
+    deinit {
+        dispose()
+    }
+}
