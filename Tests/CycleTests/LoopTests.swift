@@ -1,0 +1,117 @@
+import Cycle
+import Foundation
+import Testing
+
+/// A driver the test controls: it records models and reports what the test tells it to,
+/// even while being wired or while rendering.
+final class ScriptedDriver: Driver {
+    var rendered: [Int] = []
+    var reportOnWire: [String] = []
+    var reportWhileRendering: [Int: String] = [:]
+    private var sink: ((String) -> Void)?
+    var isWired: Bool { sink != nil }
+
+    func rendered(_ models: EventStream<Int>) -> EventStream<String> {
+        EventStream { sink in
+            self.sink = sink
+            for event in self.reportOnWire { sink(event) }
+            let connection = models.subscribe { model in
+                self.rendered.append(model)
+                if let event = self.reportWhileRendering[model] { sink(event) }
+            }
+            return Connection(isolated: {
+                connection.disconnect()
+                self.sink = nil
+            })
+        }
+    }
+
+    func report(_ event: String) { sink?(event) }
+}
+
+/// A counter program: each event adds its length to the model; reducers are counted.
+struct CounterProgram: SinkSourceConverting {
+    let driver: ScriptedDriver
+    let reductions: Counter
+
+    func eventsFrom(effects: EventStream<Int>) -> EventStream<String> {
+        driver.rendered(effects)
+    }
+
+    func effectsFrom(events: EventStream<(String, Int)>) -> EventStream<Int> {
+        events.map { event, model in
+            reductions.log.append(event)
+            return model + event.count
+        }
+    }
+
+    func start() -> (String, Int) { ("start", 0) }
+}
+
+final class Counter {
+    var log: [String] = []
+}
+
+@Suite("Cycle loop")
+struct LoopTests {
+    @Test("events reported while the drivers are wired are kept and processed after the start event")
+    func bufferedBeforeWiring() {
+        let driver = ScriptedDriver()
+        driver.reportOnWire = ["early", "earlier"]
+        let reductions = Counter()
+        let loop = CycleLoop(program: CounterProgram(driver: driver, reductions: reductions))
+        #expect(reductions.log == ["start", "early", "earlier"])
+        #expect(loop.currentModels == 5 + 5 + 7)
+        #expect(driver.rendered == [0, 5, 10, 17])
+        loop.dispose()
+    }
+
+    @Test("an event reported while rendering is queued, not fed recursively; reducers run once per event")
+    func queuedWhileRendering() {
+        let driver = ScriptedDriver()
+        driver.reportWhileRendering = [5: "ab"]
+        let reductions = Counter()
+        let loop = CycleLoop(program: CounterProgram(driver: driver, reductions: reductions))
+        driver.report("x")
+        #expect(reductions.log == ["start", "ab", "x"])
+        #expect(driver.rendered == [0, 5, 7, 8])
+        #expect(loop.processedEvents == 3)
+        loop.dispose()
+        #expect(!driver.isWired)
+    }
+
+    @Test("dispose tears every driver down and frees the loop and the program")
+    func disposeFrees() {
+        weak var weakDriver: ScriptedDriver?
+        weak var weakLoop: CycleLoop<CounterProgram>?
+        do {
+            let driver = ScriptedDriver()
+            let loop = CycleLoop(program: CounterProgram(driver: driver, reductions: Counter()))
+            (weakDriver, weakLoop) = (driver, loop)
+            loop.dispose()
+            #expect(loop.isDisposed)
+        }
+        #expect(weakDriver == nil)
+        #expect(weakLoop == nil)
+    }
+
+    @Test("an inbox brings events from many threads into the domain, each thread's in order")
+    func inboxFromThreads() {
+        let scheduler = TestScheduler()
+        var received: [Int] = []
+        let inbox = Inbox<Int>(scheduler: scheduler) { received.append($0) }
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for index in 0..<1_000 { inbox.post(lane * 10_000 + index) }
+        }
+        scheduler.advance()
+        #expect(received.count == 4_000)
+        for lane in 0..<4 {
+            let mine = received.filter { $0 / 10_000 == lane }
+            #expect(mine == mine.sorted())
+        }
+        inbox.close()
+        inbox.post(1)
+        scheduler.advance()
+        #expect(received.count == 4_000)
+    }
+}
