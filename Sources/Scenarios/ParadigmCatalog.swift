@@ -45,7 +45,7 @@ public enum ParadigmCatalog {
             name: "Cycle", module: "Cycle",
             summary: "a driver loop: events feed a reducer, its models drive drivers, drivers emit events",
             pickWhen: "your program is mostly effects (timers, network, disk, terminal) around a pure core",
-            isAvailable: false),
+            isAvailable: true),
         ParadigmInfo(
             name: "Signals", module: "Signals",
             summary: "thread-safe signals, properties and timers with queue-dispatched modifier chains",
@@ -65,6 +65,7 @@ public enum ParadigmCatalog {
         AnyParadigmAdapter(GlueAdapter()),
         AnyParadigmAdapter(IncrementalAdapter()),
         AnyParadigmAdapter(ResinAdapter()),
+        AnyParadigmAdapter(CycleAdapter()),
         AnyParadigmAdapter(SignalsAdapter()),
         AnyParadigmAdapter(BaselineAdapter()),
     ]

@@ -1,0 +1,126 @@
+import Cycle
+
+/// Cycle in the shared scenarios: the cells' values are the driver models of one loop; a write
+/// is an event; the reducer recomputes every derived cell in the order they were made (so a
+/// derived cell always sees current inputs); an observer driver renders the models to the
+/// scenario's observers.
+public struct CycleAdapter: ParadigmAdapter {
+    /// Creates the adapter.
+    public init() {}
+
+    /// "Cycle".
+    public var name: String { "Cycle" }
+
+    /// A new loop.
+    public func makeGraph() -> any CellGraph { CycleCellGraph() }
+}
+
+/// A cell: its number in the loop's models.
+final class CycleCell {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+}
+
+/// How each derived cell is computed from the others.
+final class CycleDefinitions {
+    var formulas: [(cell: Int, compute: ([Int: Int]) -> Int)] = []
+}
+
+/// Watches the models and tells each observer when its cell changes.
+final class ObserverDriver: Driver {
+    var observers: [Int: [(key: Int, sink: (Int) -> Void)]] = [:]
+    private var last: [Int: Int] = [:]
+
+    func rendered(_ models: EventStream<[Int: Int]>) -> EventStream<Never> {
+        EventStream { [self] _ in
+            models.subscribe { [self] cells in
+                for (cell, value) in cells where last[cell] != value {
+                    last[cell] = value
+                    for observer in observers[cell] ?? [] { observer.sink(value) }
+                }
+            }
+        }
+    }
+}
+
+/// The loop's program: events set or define cells; the reducer recomputes derived cells.
+struct CellsProgram: SinkSourceConverting {
+    enum DriverEvent {
+        case started
+        case set(cell: Int, value: Int)
+        case recompute
+    }
+
+    let definitions: CycleDefinitions
+    let observers: ObserverDriver
+
+    func eventsFrom(effects: EventStream<[Int: Int]>) -> EventStream<DriverEvent> {
+        // The observer driver reports nothing; its stream only keeps it wired.
+        let rendered = observers.rendered(effects)
+        return EventStream { _ in rendered.subscribe { _ in } }
+    }
+
+    func effectsFrom(events: EventStream<(DriverEvent, [Int: Int])>) -> EventStream<[Int: Int]> {
+        let definitions = definitions
+        return events.map { event, cells in
+            var cells = cells
+            if case .set(let cell, let value) = event { cells[cell] = value }
+            for formula in definitions.formulas { cells[formula.cell] = formula.compute(cells) }
+            return cells
+        }
+    }
+
+    func start() -> (DriverEvent, [Int: Int]) { (.started, [:]) }
+}
+
+final class CycleCellGraph: CellGraph {
+    private let definitions = CycleDefinitions()
+    private let observers = ObserverDriver()
+    private let loop: CycleLoop<CellsProgram>
+    private var nextCell = 0
+
+    init() {
+        loop = CycleLoop(program: CellsProgram(definitions: definitions, observers: observers))
+    }
+
+    deinit {
+        loop.dispose()
+    }
+
+    func input(_ initial: Int) -> CycleCell {
+        let cell = CycleCell(nextCell)
+        nextCell += 1
+        loop.receive(.set(cell: cell.number, value: initial))
+        return cell
+    }
+
+    func set(_ input: CycleCell, to value: Int) {
+        loop.receive(.set(cell: input.number, value: value))
+    }
+
+    func map(_ source: CycleCell, _ transform: @escaping (Int) -> Int) -> CycleCell {
+        define { cells in transform(cells[source.number] ?? 0) }
+    }
+
+    func combine(_ first: CycleCell, _ second: CycleCell, _ combine: @escaping (Int, Int) -> Int) -> CycleCell {
+        define { cells in combine(cells[first.number] ?? 0, cells[second.number] ?? 0) }
+    }
+
+    private func define(_ compute: @escaping ([Int: Int]) -> Int) -> CycleCell {
+        let cell = CycleCell(nextCell)
+        nextCell += 1
+        definitions.formulas.append((cell.number, compute))
+        loop.receive(.recompute)
+        return cell
+    }
+
+    func observe(_ cell: CycleCell, _ sink: @escaping (Int) -> Void) -> Connection {
+        let key = nextCell
+        nextCell += 1
+        observers.observers[cell.number, default: []].append((key, sink))
+        sink(loop.currentModels[cell.number] ?? 0)
+        return Connection(isolated: { [observers] in
+            observers.observers[cell.number]?.removeAll { $0.key == key }
+        })
+    }
+}
