@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Cycle", targets: ["Cycle"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
+        .executable(name: "cycle-download", targets: ["CycleDownload"]),
     ],
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
@@ -58,6 +59,10 @@ let package = Package(
         .executableTarget(
             name: "ResinNavigation", dependencies: ["Resin"], path: "Examples/ResinNavigation",
             exclude: ["Scripts"]),
+
+        // The Cycle seed's network / screen / session program.
+        .executableTarget(
+            name: "CycleDownload", dependencies: ["Cycle"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue"]),
