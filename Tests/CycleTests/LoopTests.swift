@@ -115,3 +115,54 @@ struct LoopTests {
         #expect(received.count == 4_000)
     }
 }
+
+/// A program with a scripted screen and a real timer: the screen's "start" key starts a
+/// one-second timer, each tick counts, "stop" stops it.
+struct Stopwatch: SinkSourceConverting {
+    enum DriverEvent { case launched, screen(String), timer(TimerEvent) }
+    struct DriverModels { var timer = TimerModel.stopped; var screen = 0 }
+
+    let screen: DriverScript<Int, String>
+    let timer: TimerDriver
+
+    func eventsFrom(effects: EventStream<DriverModels>) -> EventStream<DriverEvent> {
+        .merge(
+            screen.rendered(effects.map(\.screen)).map(DriverEvent.screen),
+            timer.rendered(effects.map(\.timer)).map(DriverEvent.timer))
+    }
+
+    func effectsFrom(events: EventStream<(DriverEvent, DriverModels)>) -> EventStream<DriverModels> {
+        events.map { event, models in
+            var new = models
+            switch event {
+            case .launched: break
+            case .screen("start"): new.timer = .ticking(every: .seconds(1))
+            case .screen("stop"): new.timer = .stopped
+            case .screen: break
+            case .timer(.tick(let count, _)): new.screen = count
+            }
+            return new
+        }
+    }
+
+    func start() -> (DriverEvent, DriverModels) { (.launched, DriverModels()) }
+}
+
+@Suite("Cycle virtual-time harness")
+struct HarnessTests {
+    @Test("scripted events and a timer on virtual time produce the expected models")
+    func stopwatch() {
+        let scheduler = TestScheduler()
+        let screen = DriverScript<Int, String>()
+        screen.play("start")
+        let loop = CycleLoop(program: Stopwatch(screen: screen, timer: TimerDriver(scheduler: scheduler)))
+        #expect(screen.isWired)
+        scheduler.advance(by: .seconds(3))
+        screen.play("stop")
+        scheduler.advance(by: .seconds(3))
+        #expect(screen.rendered == [0, 0, 0, 1, 2, 3, 3])
+        #expect(loop.currentModels.timer == .stopped)
+        loop.dispose()
+        #expect(!screen.isWired && scheduler.pendingCount == 0)
+    }
+}
