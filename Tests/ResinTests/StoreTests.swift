@@ -211,4 +211,18 @@ struct StoreTests {
         #expect(weakStore == nil)
         #expect(weakFocus == nil)
     }
+
+    @Test("a released store frees its effect inbox and its scheduler (no cycle through the inbox)")
+    func inboxFreed() {
+        weak var weakInbox: AnyObject?
+        weak var weakScheduler: TestScheduler?
+        do {
+            let scheduler = TestScheduler()
+            let store = Store(initialState: AppState(), scheduler: scheduler)
+            store.dispatch(Increment())
+            (weakInbox, weakScheduler) = (store.effectInboxForTesting, scheduler)
+        }
+        #expect(weakInbox == nil)
+        #expect(weakScheduler == nil)
+    }
 }

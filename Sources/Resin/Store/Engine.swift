@@ -119,9 +119,10 @@ class Engine {
     /// created the store.
     func deliverEffects(on scheduler: some Scheduler) {
         let drain = IsolatedClosure { [weak self] in self?.drainInbox() }
-        let inbox = inbox
-        inbox.setWake {
-            inbox.keep(scheduler.schedule(after: .zero) { drain() })
+        // Weak: the inbox holds this closure, so a strong capture would be a cycle that
+        // leaks the inbox and the scheduler with every store (found by LeakSanitizer).
+        inbox.setWake { [weak inbox] in
+            inbox?.keep(scheduler.schedule(after: .zero) { drain() })
         }
     }
 

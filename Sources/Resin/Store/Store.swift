@@ -144,6 +144,9 @@ public final class Store<State> {
 
     /// The number of effects started by middleware and still running.
     public var runningEffectCount: Int { engine.runningEffectCount }
+
+    /// The effect inbox, for tests that check it is freed with the store.
+    package var effectInboxForTesting: AnyObject { engine.inbox }
 }
 
 extension Array where Element: Identifiable {
