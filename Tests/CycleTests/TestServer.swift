@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A tiny HTTP server on 127.0.0.1 for the HTTP driver's tests: `/hello` answers 200 "hi",
-/// `/missing` answers 404, `/silent` never answers. It stops when released.
+/// `/missing` answers 404, `/silent` never answers, `/garbage` answers bytes that are not
+/// HTTP, `/close` closes the connection at once. It stops when released.
 final class TestServer: @unchecked Sendable {
     // `@unchecked`: `descriptor` is written once in `init`; the accept thread only reads it.
     let port: UInt16
@@ -62,6 +63,10 @@ final class TestServer: @unchecked Sendable {
         switch path {
         case "/hello": response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi"
         case "/silent": return  // keeps the connection open and never answers
+        case "/close":
+            close(client)
+            return
+        case "/garbage": response = "\u{0}\u{1}not http at all\r\n\r\n"
         default: response = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         }
         _ = response.withCString { write(client, $0, strlen($0)) }
