@@ -1,3 +1,4 @@
+import Cycle
 import Foundation
 
 #if canImport(Glibc)
@@ -11,6 +12,8 @@ final class TestServer: @unchecked Sendable {
     // `@unchecked`: `descriptor` is written once in `init`; the accept thread only reads it.
     let port: UInt16
     private let descriptor: Int32
+    /// How many requests for `/silent` arrived, so a test can cancel one that is surely under way.
+    let silentRequests = SilentCount()
 
     init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -32,11 +35,12 @@ final class TestServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         port = UInt16(bigEndian: address.sin_port)
+        let silentRequests = silentRequests
         Thread.detachNewThread {
             while true {
                 let client = accept(descriptor, nil, nil)
                 guard client >= 0 else { return }
-                Thread.detachNewThread { Self.serve(client) }
+                Thread.detachNewThread { [silentRequests] in Self.serve(client, silentRequests) }
             }
         }
     }
@@ -50,7 +54,7 @@ final class TestServer: @unchecked Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    private static func serve(_ client: Int32) {
+    private static func serve(_ client: Int32, _ silentRequests: SilentCount) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(client, &buffer, buffer.count)
         guard count > 0 else {
@@ -62,7 +66,9 @@ final class TestServer: @unchecked Sendable {
         let response: String
         switch path {
         case "/hello": response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi"
-        case "/silent": return  // keeps the connection open and never answers
+        case "/silent":
+            silentRequests.increment()
+            return  // keeps the connection open and never answers
         case "/close":
             close(client)
             return
@@ -72,4 +78,11 @@ final class TestServer: @unchecked Sendable {
         _ = response.withCString { write(client, $0, strlen($0)) }
         close(client)
     }
+}
+
+/// A thread-safe count.
+final class SilentCount: Sendable {
+    private let count = LockedState(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

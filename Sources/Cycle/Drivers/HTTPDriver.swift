@@ -40,6 +40,10 @@ public enum HTTPEvent: Equatable, Sendable {
 /// not repeated while its id stays in the model: the program removes it (usually in the
 /// reducer that handles its response). Responses arrive on URLSession's threads and enter the
 /// loop through an ``Inbox`` on `scheduler`, in the order they arrive.
+///
+/// On Linux, swift-corelibs-foundation's URLSession has a known race: cancelling a task at the
+/// very moment it starts or fails can stop the process in its task registry ("a task that is
+/// not in the registry"). Avoid models that add and drop a request in the same instant.
 public struct HTTPDriver: Driver {
     private let session: URLSession
     private let scheduler: any Scheduler
