@@ -4,7 +4,7 @@ extension I {
     public func mapElements<Element, Output>(
         _ transform: @escaping (Element) -> Output
     ) -> I<IncrementalArray<Output>> where Value == IncrementalArray<Element> {
-        ArrayDerivedNode(self) { input, output in
+        DerivedCollectionNode(self) { input, output in
             for edit in input.edits {
                 switch edit {
                 case .insert(let element, let index): output.insert(transform(element), at: index)
@@ -23,7 +23,7 @@ extension I {
         _ isIncluded: @escaping (Element) -> Bool
     ) -> I<IncrementalArray<Element>> where Value == IncrementalArray<Element> {
         let flags = FilterFlags<Element>()
-        return ArrayDerivedNode(self) { input, output in
+        return DerivedCollectionNode(self) { input, output in
             for edit in input.edits {
                 switch edit {
                 case .insert(let element, let index):
@@ -59,7 +59,7 @@ extension I {
     public func sortedElements<Element: Equatable>(
         by areInIncreasingOrder: @escaping (Element, Element) -> Bool
     ) -> I<IncrementalArray<Element>> where Value == IncrementalArray<Element> {
-        ArrayDerivedNode(self) { input, output in
+        DerivedCollectionNode(self) { input, output in
             for edit in input.edits {
                 switch edit {
                 case .insert(let element, _):
@@ -138,18 +138,14 @@ final class FilterFlags<Element> {
     var tree = PositionalTree<Element>()
 }
 
-/// A node whose value is an incremental array derived from another collection's edits.
-final class ArrayDerivedNode<Input: VersionedCollection, Element>: I<IncrementalArray<Element>> {
+/// A node whose value is an incremental collection derived from another collection's edits.
+final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecordingCollection>: I<Output> {
     let input: I<Input>
-    private let apply: (Input, inout IncrementalArray<Element>) -> Void
-    private let rebuild: (Input) -> IncrementalArray<Element>
+    private let apply: (Input, inout Output) -> Void
+    private let rebuild: (Input) -> Output
     private var seenVersion = -1
 
-    init(
-        _ input: I<Input>,
-        apply: @escaping (Input, inout IncrementalArray<Element>) -> Void,
-        rebuild: @escaping (Input) -> IncrementalArray<Element>
-    ) {
+    init(_ input: I<Input>, apply: @escaping (Input, inout Output) -> Void, rebuild: @escaping (Input) -> Output) {
         self.input = input
         self.apply = apply
         self.rebuild = rebuild
@@ -165,14 +161,14 @@ final class ArrayDerivedNode<Input: VersionedCollection, Element>: I<Incremental
         defer { seenVersion = source.version }
         if !hasValue || source.isReset || source.version != seenVersion + 1 {
             // First computation, a reset, or changes missed while unobserved: rebuild, O(n).
-            let previousVersion = (hasValue ? current.version : 0)
+            let previousVersion = hasValue ? current.version : 0
             current = rebuild(source)
             mutateCurrent { $0.version = previousVersion + 1 }
             return .changed
         }
         mutateCurrent { $0.beginChange() }
         mutateCurrent { apply(source, &$0) }
-        return current.edits.isEmpty ? .unchanged : .changed
+        return current.hasEdits ? .changed : .unchanged
     }
 }
 
@@ -215,4 +211,13 @@ protocol VersionedCollection {
     var isReset: Bool { get }
 }
 
-extension IncrementalArray: VersionedCollection {}
+/// A collection value a derived node edits: it starts a change and records its edits.
+protocol EditRecordingCollection: VersionedCollection {
+    var version: Int { get set }
+    var hasEdits: Bool { get }
+    mutating func beginChange()
+}
+
+extension IncrementalArray: EditRecordingCollection {
+    var hasEdits: Bool { !edits.isEmpty }
+}

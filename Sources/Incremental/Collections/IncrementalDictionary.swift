@@ -16,7 +16,7 @@ extension DictionaryEdit: Equatable where Value: Equatable {}
 /// Derived collections (``I/filterEntries(_:)``, ``I/mapEntryValues(_:)``,
 /// ``I/sortedEntries(by:)``, ``I/foldEntries(_:add:remove:)``) apply ``edits`` to their own
 /// state: O(1) per edit for filters, maps and folds, O(log n) for the sorted array.
-public struct IncrementalDictionary<Key: Hashable, Value>: VersionedCollection {
+public struct IncrementalDictionary<Key: Hashable, Value> {
     /// The entries.
     public internal(set) var entries: [Key: Value]
     /// The edits of the last change, in the order they applied; empty after a reset.
@@ -118,7 +118,7 @@ extension I {
     public func filterEntries<Key, Element>(
         _ isIncluded: @escaping (Key, Element) -> Bool
     ) -> I<IncrementalDictionary<Key, Element>> where Value == IncrementalDictionary<Key, Element> {
-        DictionaryDerivedNode(self) { input, output in
+        DerivedCollectionNode(self) { input, output in
             for edit in input.edits {
                 switch edit {
                 case .insert(let key, let value), .update(let key, _, let value):
@@ -137,7 +137,7 @@ extension I {
     public func mapEntryValues<Key, Element, Output>(
         _ transform: @escaping (Element) -> Output
     ) -> I<IncrementalDictionary<Key, Output>> where Value == IncrementalDictionary<Key, Element> {
-        DictionaryDerivedNode(self) { input, output in
+        DerivedCollectionNode(self) { input, output in
             for edit in input.edits {
                 switch edit {
                 case .insert(let key, let value), .update(let key, _, let value):
@@ -156,7 +156,7 @@ extension I {
     public func sortedEntries<Key, Element>(
         by areInIncreasingOrder: @escaping ((key: Key, value: Element), (key: Key, value: Element)) -> Bool
     ) -> I<IncrementalArray<(key: Key, value: Element)>> where Value == IncrementalDictionary<Key, Element> {
-        ArrayDerivedNode(self) { input, output in
+        DerivedCollectionNode(self) { input, output in
             for edit in input.edits {
                 switch edit {
                 case .insert(let key, let value):
@@ -193,42 +193,6 @@ extension I {
     }
 }
 
-/// A node whose value is an incremental dictionary derived from another one's edits.
-final class DictionaryDerivedNode<Input: VersionedCollection, Key: Hashable, Element>: I<
-    IncrementalDictionary<Key, Element>
->
-{
-    let input: I<Input>
-    private let apply: (Input, inout IncrementalDictionary<Key, Element>) -> Void
-    private let rebuild: (Input) -> IncrementalDictionary<Key, Element>
-    private var seenVersion = -1
-
-    init(
-        _ input: I<Input>,
-        apply: @escaping (Input, inout IncrementalDictionary<Key, Element>) -> Void,
-        rebuild: @escaping (Input) -> IncrementalDictionary<Key, Element>
-    ) {
-        self.input = input
-        self.apply = apply
-        self.rebuild = rebuild
-        super.init(graph: input.graph)
-        setCutoff(.alwaysPropagate)
-    }
-
-    override var inputs: [IncrementalNode] { [input] }
-
-    override func recompute() -> RecomputeResult {
-        let source = input.current
-        if source.version == seenVersion, hasValue { return .unchanged }
-        defer { seenVersion = source.version }
-        if !hasValue || source.isReset || source.version != seenVersion + 1 {
-            let previousVersion = (hasValue ? current.version : 0)
-            current = rebuild(source)
-            mutateCurrent { $0.version = previousVersion + 1 }
-            return .changed
-        }
-        mutateCurrent { $0.beginChange() }
-        mutateCurrent { apply(source, &$0) }
-        return current.edits.isEmpty ? .unchanged : .changed
-    }
+extension IncrementalDictionary: EditRecordingCollection {
+    var hasEdits: Bool { !edits.isEmpty }
 }
