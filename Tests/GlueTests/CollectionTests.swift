@@ -151,3 +151,13 @@ struct CollectionTests {
         }
     }
 }
+
+@Suite("Observable collections, misuse")
+struct CollectionMisuseTests {
+    @Test("a change built for another count is a precondition failure naming both counts")
+    func wrongCount() async {
+        await #expect(processExitsWith: .failure) {
+            ArrayVariable([1]).apply(.change(ArrayChange(initialCount: 5, modifications: [.insert(2, at: 0)])))
+        }
+    }
+}

@@ -162,3 +162,21 @@ struct CollectionTests {
         }
     }
 }
+
+@Suite("Incremental collections, misuse")
+struct CollectionMisuseTests {
+    @Test("a sort order that changes under a sorted collection is a precondition failure")
+    func unstableOrder() async {
+        await #expect(processExitsWith: .failure) {
+            final class Flip { var descending = false }
+            let flip = Flip()
+            let graph = Graph()
+            let source = graph.arrayInput([1, 2, 3, 4, 5])
+            let sorted = source.sortedElements { flip.descending ? $0 > $1 : $0 < $1 }
+            let connection = sorted.observe { _ in }
+            flip.descending = true
+            source.remove(at: 0)
+            _ = connection
+        }
+    }
+}

@@ -294,3 +294,31 @@ struct ReadOnlyStorageTests {
         array.deregister(arrayReplica)
     }
 }
+
+@Suite("SignalGraph misuse")
+struct MisuseTests {
+    @Test("ArrayEditor indices out of range are precondition failures")
+    func editorIndices() async {
+        await #expect(processExitsWith: .failure) {
+            ArrayEditor(EditableArrayStorage([1])).insert(0, at: 3)
+        }
+        await #expect(processExitsWith: .failure) {
+            ArrayEditor(EditableArrayStorage([1])).remove(at: 1)
+        }
+    }
+
+    @Test("a sort order that changes under a sorting view is a precondition failure")
+    func unstableSort() async {
+        await #expect(processExitsWith: .failure) {
+            final class Flip { var descending = false }
+            let flip = Flip()
+            let rows = EditableDictionaryStorage<Int, Int>([1: 1, 2: 2, 3: 3])
+            let sorted = DictionarySortingArrayStorage<Int, Int> {
+                flip.descending ? $0.value > $1.value : $0.value < $1.value
+            }
+            rows.register(sorted)
+            flip.descending = true
+            rows.removeValue(forKey: 1)
+        }
+    }
+}
