@@ -64,10 +64,13 @@ let package = Package(
         .executableTarget(
             name: "CycleDownload", dependencies: ["Cycle"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
 
-        .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore"]),
-        .testTarget(name: "GlueTests", dependencies: ["Glue"]),
-        .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph"]),
-        .testTarget(name: "IncrementalTests", dependencies: ["Incremental"]),
+        // What several test targets share: the seeded generator of the model-based tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "TestSupport"]),
+        .testTarget(name: "GlueTests", dependencies: ["Glue", "TestSupport"]),
+        .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph", "TestSupport"]),
+        .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle"]),

@@ -1,18 +1,7 @@
 import Foundation
 import Incremental
+import TestSupport
 import Testing
-
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Operations per model-based run; INCREMENTAL_MODEL_OPERATIONS raises it.
 let modelOperations = Int(ProcessInfo.processInfo.environment["INCREMENTAL_MODEL_OPERATIONS"] ?? "") ?? 3_000
@@ -22,7 +11,7 @@ struct CollectionTests {
     @Test(
         "array map, filter, sorted and sum match recomputation through random edits", arguments: [1, 2, 3] as [UInt64])
     func arrayModel(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let graph = Graph()
         let source = graph.arrayInput((0..<20).map { _ in Int.random(in: 0..<50, using: &random) })
         let evens = source.filterElements { $0.isMultiple(of: 2) }
@@ -72,7 +61,7 @@ struct CollectionTests {
         "dictionary filter, map, sorted and fold match recomputation through random edits",
         arguments: [4, 5] as [UInt64])
     func dictionaryModel(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let graph = Graph()
         let rows = graph.dictionaryInput([Int: Int]())
         let open = rows.filterEntries { _, score in score % 3 != 0 }

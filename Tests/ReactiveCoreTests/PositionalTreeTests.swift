@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ReactiveCore
@@ -6,7 +7,7 @@ import Testing
 struct PositionalTreeTests {
     @Test("random edits match an array model, with marked counts", arguments: [7, 8, 9] as [UInt64])
     func model(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var tree = PositionalTree<Int>()
         var model: [(Int, Bool)] = []
         for step in 0..<4_000 {
@@ -60,17 +61,5 @@ struct PositionalTreeTests {
         await #expect(processExitsWith: .failure) {
             _ = PositionalTree([1, 2])[2]
         }
-    }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,23 +1,12 @@
 import Foundation
 import SignalGraph
+import TestSupport
 import Testing
 
 struct Row: Equatable {
     var name: String
     var score: Int
     var done: Bool
-}
-
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Operations per model-based run; SIGNALGRAPH_MODEL_OPERATIONS raises it.
@@ -58,7 +47,7 @@ struct SignalGraphTests {
         "the seed's pipeline stays in sync through inserts, updates, deletes and resets",
         arguments: [1, 2, 3] as [UInt64])
     func pipelineModel(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let pipeline = Pipeline()
         for step in 0..<modelOperations {
             let key = Int.random(in: 0..<80, using: &random)
