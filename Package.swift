@@ -62,7 +62,7 @@ let package = Package(
 
         // The Cycle seed's network / screen / session program.
         .executableTarget(
-            name: "CycleDownload", dependencies: ["Cycle"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
+            name: "CycleDownload", dependencies: ["Cycle", "TestSupport"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -71,10 +71,11 @@ let package = Package(
         .testTarget(name: "GlueTests", dependencies: ["Glue", "TestSupport"]),
         .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph", "TestSupport"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
-        .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "CycleTests", dependencies: ["Cycle"]),
-        .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore"]),
+        .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
+        .testTarget(name: "CycleTests", dependencies: ["Cycle", "TestSupport"]),
+        .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
+        .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Glue
+import TestSupport
 import Testing
 
 @Suite("Observable collections")
@@ -123,24 +124,27 @@ struct CollectionTests {
 
     @Test("an insert out of range is a precondition failure naming the index")
     func insertOutOfRange() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ArrayVariable([1]).insert(2, at: 5)
         }
+        expectStandardError(of: result, contains: "ArrayVariable.insert: index 5 out of 0...1")
     }
 
     @Test("ending an array or set transaction that was never begun is a precondition failure")
     func unbalancedCollectionTransactions() async {
-        await #expect(processExitsWith: .failure) {
+        let array = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ArrayVariable([1]).apply(.endTransaction)
         }
-        await #expect(processExitsWith: .failure) {
+        expectStandardError(of: array, contains: "ArrayVariable: endTransaction without a matching beginTransaction")
+        let set = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             SetVariable([1]).apply(.endTransaction)
         }
+        expectStandardError(of: set, contains: "SetVariable: endTransaction without a matching beginTransaction")
     }
 
     @Test("a comparator that changes under a sorted array is a precondition failure")
     func unstableComparator() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Flip { var descending = false }
             let flip = Flip()
             let set = SetVariable([1, 2, 3, 4, 5])
@@ -149,6 +153,8 @@ struct CollectionTests {
             set.remove(1)
             _ = sorted
         }
+        expectStandardError(
+            of: result, contains: "SortedObservableArray: an element to remove is not where the comparator puts it")
     }
 }
 
@@ -156,8 +162,17 @@ struct CollectionTests {
 struct CollectionMisuseTests {
     @Test("a change built for another count is a precondition failure naming both counts")
     func wrongCount() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ArrayVariable([1]).apply(.change(ArrayChange(initialCount: 5, modifications: [.insert(2, at: 0)])))
         }
+        expectStandardError(of: result, contains: "ArrayVariable: a change for 5 elements applied to 1")
+    }
+
+    @Test("a replaced range out of bounds is a precondition failure naming the range")
+    func replaceOutOfRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            ArrayVariable([1, 2]).replaceSubrange(1..<4, with: [])
+        }
+        expectStandardError(of: result, contains: "ArrayVariable.replaceSubrange: range 1..<4 out of 0..<2")
     }
 }

@@ -1,4 +1,5 @@
 import Glue
+import TestSupport
 import Testing
 
 @Suite("Observables and updatables")
@@ -282,8 +283,75 @@ struct ObservableTests {
 
     @Test("ending a transaction that was never begun is a precondition failure")
     func unbalancedTransaction() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Variable(0).apply(.endTransaction)
         }
+        expectStandardError(of: result, contains: "Variable: endTransaction without a matching beginTransaction")
+    }
+}
+
+@Suite("Observables subscribed in the middle of a transaction")
+struct MidTransactionTests {
+    @Test("a flatMap subscribed during its outer value's transaction reports the next transaction normally")
+    func flatMapSubscribedMidTransaction() {
+        let outer = Variable(1)
+        let inner = Variable(10)
+        var seen: [Int] = []
+        var connection: Connection?
+        outer.withTransaction {
+            outer.value = 2
+            connection = outer.flatMap { _ in inner }.subscribe { seen.append($0) }
+        }
+        #expect(seen == [10])  // subscribe sends the current value first
+        inner.value = 11
+        outer.value = 3  // a new inner (the same variable): its value, unchanged, is reported
+        inner.value = 12
+        #expect(seen == [10, 11, 11, 12])
+        connection?.disconnect()
+    }
+
+    @Test("a combined value subscribed during an input's transaction reports the next transaction normally")
+    func combinedSubscribedMidTransaction() {
+        let a = Variable(1)
+        let b = Variable(10)
+        var seen: [Int] = []
+        var connection: Connection?
+        a.withTransaction {
+            a.value = 2
+            connection = a.combined(b) { $0 + $1 }.subscribe { seen.append($0) }
+        }
+        b.value = 20
+        a.value = 3
+        #expect(seen.last == 23)
+        #expect(seen.contains(22))
+        connection?.disconnect()
+    }
+}
+
+/// An observable whose owner sends its updates by hand, so a test can break the transaction
+/// protocol on purpose.
+private struct HandDrivenObservable: ObservableValueType {
+    let signal = Signal<Update<ValueChange<Int>>>()
+    var value: Int { 0 }
+    var updates: Source<Update<ValueChange<Int>>> { signal.source }
+}
+
+@Suite("Observables, custom observables that break the transaction protocol")
+struct CustomObservableTests {
+    @Test("an end without a begin from an input is ignored by combined values and flatMap")
+    func unbegunEndsAreIgnored() {
+        let broken = HandDrivenObservable()
+        var combined: [Int] = []
+        var flattened: [Int] = []
+        let inner = Variable(5)
+        let connections = [
+            broken.combined(Variable(1)) { $0 + $1 }.subscribe { combined.append($0) },
+            broken.flatMap { _ in inner }.subscribe { flattened.append($0) },
+        ]
+        broken.signal.send(.endTransaction)
+        inner.value = 6
+        #expect(combined == [1])
+        #expect(flattened == [5, 6])
+        for connection in connections { connection.disconnect() }
     }
 }

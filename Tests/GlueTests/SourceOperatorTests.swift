@@ -1,5 +1,6 @@
 import Dispatch
 import Glue
+import TestSupport
 import Testing
 
 @Suite("Source operators")
@@ -189,9 +190,10 @@ struct SourceOperatorTests {
 
     @Test("a timer source with a zero interval is a precondition failure")
     func timerSourceZeroInterval() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = TimerSource(scheduler: TestScheduler(), interval: .zero)
         }
+        expectStandardError(of: result, contains: "TimerSource needs a positive interval")
     }
 
     @Test("every operator's chain is freed after disconnect")

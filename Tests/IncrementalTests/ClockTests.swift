@@ -1,4 +1,5 @@
 import Incremental
+import TestSupport
 import Testing
 
 @Suite("Clock")
@@ -51,9 +52,11 @@ struct ClockTests {
 
     @Test("steps out of order are a precondition failure")
     func unorderedSteps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let clock = Clock(graph: Graph(), scheduler: TestScheduler())
             _ = clock.stepFunction(initial: 0, steps: [(.zero + .seconds(2), 1), (.zero + .seconds(1), 2)])
         }
+        expectStandardError(
+            of: result, contains: "Clock.stepFunction: the steps must be in increasing order of instant")
     }
 }

@@ -146,9 +146,18 @@ struct CollectionTests {
 
     @Test("an insert out of range is a precondition failure")
     func insertOutOfRange() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Graph().arrayInput([1]).insert(0, at: 3)
         }
+        expectStandardError(of: result, contains: "ArrayInput.insert: index 3 out of 0...1")
+    }
+
+    @Test("a removal out of range is a precondition failure")
+    func removeOutOfRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Graph().arrayInput([1]).remove(at: 1)
+        }
+        expectStandardError(of: result, contains: "ArrayInput.remove: index 1 out of 0..<1")
     }
 }
 
@@ -156,7 +165,7 @@ struct CollectionTests {
 struct CollectionMisuseTests {
     @Test("a sort order that changes under a sorted collection is a precondition failure")
     func unstableOrder() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Flip { var descending = false }
             let flip = Flip()
             let graph = Graph()
@@ -167,5 +176,7 @@ struct CollectionMisuseTests {
             source.remove(at: 0)
             _ = connection
         }
+        expectStandardError(
+            of: result, contains: "Incremental: an element to remove is not where the sort order puts it")
     }
 }

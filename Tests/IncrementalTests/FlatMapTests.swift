@@ -1,4 +1,5 @@
 import Incremental
+import TestSupport
 import Testing
 
 @Suite("flatMap")
@@ -82,7 +83,7 @@ struct FlatMapTests {
 
     @Test("a flatMap whose node depends on the flatMap itself is a cycle: precondition failure")
     func cycle() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let graph = Graph()
             let switcher = graph.input(0)
             final class Box { var node: I<Int>? }
@@ -94,11 +95,12 @@ struct FlatMapTests {
             switcher.write(1)
             _ = connection
         }
+        expectStandardError(of: result, contains: "Incremental: a cycle: a flatMap made a node depend on its own value")
     }
 
     @Test("writing an input from inside a map closure is a precondition failure")
     func writeDuringRecompute() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let graph = Graph()
             let a = graph.input(0)
             let b = graph.input(0)
@@ -110,11 +112,12 @@ struct FlatMapTests {
             a.write(1)
             _ = connection
         }
+        expectStandardError(of: result, contains: "Incremental: an input was written while the graph was recomputing")
     }
 
     @Test("observing from inside a map closure is a precondition failure")
     func observeDuringRecompute() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let graph = Graph()
             let a = graph.input(0)
             let other = graph.input(0)
@@ -126,20 +129,46 @@ struct FlatMapTests {
             a.write(1)
             _ = connection
         }
+        expectStandardError(of: result, contains: "Incremental: observe was called while the graph was recomputing")
     }
 
     @Test("combining values of two graphs is a precondition failure")
     func twoGraphs() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = map2(Graph().input(1), Graph().input(2)) { $0 + $1 }
         }
+        expectStandardError(of: result, contains: "Incremental: map2 of values from two different graphs")
+    }
+
+    @Test("map3 and mapN over values of different graphs are precondition failures")
+    func twoGraphsWide() async {
+        let map3Result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let graph = Graph()
+            _ = map3(graph.input(1), graph.input(2), Graph().input(3)) { $0 + $1 + $2 }
+        }
+        expectStandardError(of: map3Result, contains: "Incremental: map3 of values from different graphs")
+        let mapNResult = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = mapN([Graph().input(1), Graph().input(2)]) { $0.count }
+        }
+        expectStandardError(of: mapNResult, contains: "Incremental: mapN of values from different graphs")
+    }
+
+    @Test("a flatMap whose closure returns a node of another graph is a precondition failure")
+    func flatMapIntoAnotherGraph() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let other = Graph().input(2)
+            let connection = Graph().input(1).flatMap { _ in other }.observe { _ in }
+            _ = connection
+        }
+        expectStandardError(of: result, contains: "Incremental: flatMap returned a node of another graph")
     }
 
     @Test("mapN of nothing is a precondition failure")
     func emptyMapN() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = mapN([I<Int>]()) { $0.count }
         }
+        expectStandardError(of: result, contains: "Incremental: mapN needs at least one node")
     }
 
     @Test("everything is freed after the last observer and reference go")

@@ -58,8 +58,18 @@ struct PositionalTreeTests {
 
     @Test("an index out of range is a precondition failure")
     func outOfRange() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = PositionalTree([1, 2])[2]
         }
+        expectStandardError(of: result, contains: "PositionalTree: index 2 out of 0..<2")
+    }
+
+    @Test("an insertion index out of range is a precondition failure")
+    func insertionOutOfRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var tree = PositionalTree([1, 2])
+            tree.insert(3, at: 3)
+        }
+        expectStandardError(of: result, contains: "PositionalTree: insertion index 3 out of 0...2")
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ReactiveCore
@@ -173,39 +174,45 @@ struct TestSchedulerTests {
 
     @Test("advancing backwards is a precondition failure")
     func advanceBackwards() async {
-        await #expect(processExitsWith: .failure) {
+        let toInstant = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             TestScheduler(now: .zero + .seconds(5)).advance(to: .zero)
         }
-        await #expect(processExitsWith: .failure) {
+        expectStandardError(of: toInstant, contains: "TestScheduler.advance(to:) cannot move time backwards")
+        let byDuration = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             TestScheduler().advance(by: .seconds(-1))
         }
+        expectStandardError(of: byDuration, contains: "TestScheduler.advance(by:) cannot move time backwards")
     }
 
     @Test("advancing from inside scheduled work is a precondition failure")
     func advanceFromWork() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = TestScheduler()
             let connection = scheduler.schedule(after: .seconds(1)) { scheduler.advance(by: .seconds(1)) }
             scheduler.advance(by: .seconds(1))
             _ = connection
         }
+        expectStandardError(of: result, contains: "TestScheduler was advanced while it was already advancing")
     }
 
     @Test("run() with a repeating timer stops with a precondition failure")
     func runForever() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = TestScheduler()
             let timer = scheduler.schedule(every: .seconds(1)) {}
             scheduler.run(limit: 1_000)
             _ = timer
         }
+        expectStandardError(
+            of: result, contains: "TestScheduler.run() ran 1000 pieces of work and the queue is still not empty")
     }
 
     @Test("schedule(every:) with a zero interval is a precondition failure")
     func zeroInterval() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = TestScheduler().schedule(every: .zero) {}
         }
+        expectStandardError(of: result, contains: "Scheduler.schedule(every:) needs a positive interval")
     }
 }
 

@@ -1,4 +1,5 @@
 import Resin
+import TestSupport
 import Testing
 
 struct NavApp: Equatable {
@@ -39,10 +40,11 @@ struct NavigationTests {
 
     @Test("a presentation without a route is a precondition failure naming it")
     func missingRoute() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let store = Store(initialState: NavApp(), scheduler: TestScheduler())
             _ = store.presentations(of: NavigationState(["nowhere"]), as: String.self)
         }
+        expectStandardError(of: result, contains: "Resin: no presentation route named 'nowhere' for String")
     }
 
     @Test("parcels combine, focus, and keep their reducers to themselves")

@@ -213,7 +213,7 @@ struct SignalGraphTests {
 
     @Test("an emitter released with sensors registered is a debug assertion")
     func emitterDiesWithSensors() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let sensor = SignalSensor<ValueSignal<Int>>()
             do {
                 let storage = ValueStorage(1)
@@ -221,30 +221,34 @@ struct SignalGraphTests {
             }
             _ = sensor
         }
+        expectStandardError(of: result, contains: "SignalGraph: an emitter died with 1 sensor(s) still registered")
     }
 
     @Test("a sensor registered on two emitters is a debug assertion")
     func sensorOnTwoEmitters() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let sensor = SignalSensor<ValueSignal<Int>>()
             let first = ValueStorage(1)
             let second = ValueStorage(2)
             first.register(sensor)
             second.register(sensor)
         }
+        expectStandardError(of: result, contains: "SignalGraph: a sensor was registered on a second emitter")
     }
 
     @Test("deregistering an unknown sensor is a debug assertion")
     func deregisterUnknown() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let storage = ValueStorage(1)
             storage.deregister(SignalSensor<ValueSignal<Int>>())
         }
+        expectStandardError(
+            of: result, contains: "SignalGraph: deregistering a sensor that is not registered on this emitter")
     }
 
     @Test("a sensor released while registered is a debug assertion")
     func sensorReleasedWhileRegistered() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let storage = ValueStorage(1)
             do {
                 let sensor = SignalSensor<ValueSignal<Int>>()
@@ -252,6 +256,60 @@ struct SignalGraphTests {
             }
             _ = storage
         }
+        expectStandardError(of: result, contains: "SignalGraph: a sensor was released while still registered")
+    }
+}
+
+@Suite("SignalGraph teardown mistakes of storages and views")
+struct ViewTeardownMisuseTests {
+    @Test("a replication released while registered is a debug assertion")
+    func replicationReleasedWhileRegistered() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let storage = ValueStorage(1)
+            do { storage.register(ReplicatingValueStorage(0)) }
+            _ = storage
+        }
+        expectStandardError(of: result, contains: "SignalGraph: a replication was released while still registered")
+    }
+
+    @Test("a filtering view released while registered is a debug assertion")
+    func filterReleasedWhileRegistered() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let rows = DictionaryStorage([1: 1])
+            do { rows.register(DictionaryFilteringDictionaryStorage<Int, Int> { _, _ in true }) }
+            _ = rows
+        }
+        expectStandardError(of: result, contains: "SignalGraph: a filtering view was released while still registered")
+    }
+
+    @Test("a sorting view released while registered is a debug assertion")
+    func sortingViewReleasedWhileRegistered() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let rows = DictionaryStorage([1: 1])
+            do { rows.register(DictionarySortingArrayStorage<Int, Int> { $0.value < $1.value }) }
+            _ = rows
+        }
+        expectStandardError(of: result, contains: "SignalGraph: a view was released while still registered")
+    }
+
+    @Test("a relay released while registered is a debug assertion")
+    func relayReleasedWhileRegistered() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dispatcher = SignalEmitter<Int>()
+            do { dispatcher.register(SignalMap<Int, Int> { $0 * 2 }) }
+            _ = dispatcher
+        }
+        expectStandardError(of: result, contains: "SignalGraph: a relay was released while still registered")
+    }
+
+    @Test("a state handler released while registered is a debug assertion")
+    func handlerReleasedWhileRegistered() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let storage = ValueStorage(1)
+            do { storage.register(StateHandler<Int, Int>()) }
+            _ = storage
+        }
+        expectStandardError(of: result, contains: "SignalGraph: a state handler was released while still registered")
     }
 }
 
@@ -288,17 +346,19 @@ struct ReadOnlyStorageTests {
 struct MisuseTests {
     @Test("ArrayEditor indices out of range are precondition failures")
     func editorIndices() async {
-        await #expect(processExitsWith: .failure) {
+        let insert = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ArrayEditor(EditableArrayStorage([1])).insert(0, at: 3)
         }
-        await #expect(processExitsWith: .failure) {
+        expectStandardError(of: insert, contains: "ArrayEditor.insert: index 3 out of 0...1")
+        let remove = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ArrayEditor(EditableArrayStorage([1])).remove(at: 1)
         }
+        expectStandardError(of: remove, contains: "ArrayEditor.remove: index 1 out of 0..<1")
     }
 
     @Test("a sort order that changes under a sorting view is a precondition failure")
     func unstableSort() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Flip { var descending = false }
             let flip = Flip()
             let rows = EditableDictionaryStorage<Int, Int>([1: 1, 2: 2, 3: 3])
@@ -309,5 +369,6 @@ struct MisuseTests {
             flip.descending = true
             rows.removeValue(forKey: 1)
         }
+        expectStandardError(of: result, contains: "SignalGraph: an entry is not where the sort order puts it")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Signals
+import TestSupport
 import Testing
 
 @Suite("Modifiers")
@@ -107,17 +108,21 @@ struct ModifierTests {
 
     @Test("negative counts and pauses are precondition failures")
     func misuse() async {
-        await #expect(processExitsWith: .failure) {
+        let discard = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Signal<Int>().fired.discard(first: -1)
         }
-        await #expect(processExitsWith: .failure) {
+        expectStandardError(of: discard, contains: "discard(first:) needs a count of zero or more, got -1")
+        let throttle = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Signal<Int>().fired.throttle(pause: .seconds(-1), scheduler: TestScheduler())
         }
-        await #expect(processExitsWith: .failure) {
+        expectStandardError(of: throttle, contains: "throttle(pause:) needs a pause of zero or more")
+        let debounce = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Signal<Int>().fired.debounce(pause: .seconds(-1), scheduler: TestScheduler())
         }
-        await #expect(processExitsWith: .failure) {
+        expectStandardError(of: debounce, contains: "debounce(pause:) needs a pause of zero or more")
+        let timer = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = PeriodicTimer(interval: .zero, scheduler: TestScheduler())
         }
+        expectStandardError(of: timer, contains: "PeriodicTimer needs a positive interval")
     }
 }

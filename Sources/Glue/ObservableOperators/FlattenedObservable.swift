@@ -45,6 +45,7 @@ public struct FlattenedObservable<Outer: ObservableValueType, Inner: ObservableV
             let outerConnection = outer.updates.subscribe { update in
                 switch update {
                 case .beginTransaction:
+                    follower.outerOpenTransactions += 1
                     join.begin()
                 case .change(let change):
                     let old = follower.inner.value
@@ -54,6 +55,9 @@ public struct FlattenedObservable<Outer: ObservableValueType, Inner: ObservableV
                     slot.record(ValueChange(from: old, to: follower.inner.value))
                     join.noteChange()
                 case .endTransaction:
+                    // Subscribed in the middle of an outer transaction: its end is not ours.
+                    guard follower.outerOpenTransactions > 0 else { return }
+                    follower.outerOpenTransactions -= 1
                     join.end()
                 }
             }
@@ -68,6 +72,10 @@ public struct FlattenedObservable<Outer: ObservableValueType, Inner: ObservableV
 /// The inner observable a flattened subscription currently follows.
 final class InnerFollower<Inner: ObservableValueType> {
     var inner: Inner
+    /// The outer observable's transactions that began after the subscription and are still
+    /// open: an end without a begin we saw belongs to a transaction already running when the
+    /// subscription started.
+    var outerOpenTransactions = 0
     private var connection: Connection?
 
     init(inner: Inner) {
