@@ -1,4 +1,5 @@
 import Resin
+import TestSupport
 import Testing
 
 struct Foo: Equatable { var count = 0 }
@@ -163,29 +164,81 @@ struct StoreTests {
         #expect(store.focus(\.todos[id: 2]).state.value?.done == true)
     }
 
-    @Test("a dispatch that changes one of 1,000 observed parts wakes one observer, at the cost of 10")
+    @Test("a dispatch that changes one of 1,000 keyed parts wakes one observer, at the cost of 10")
     func focusedCostDoesNotGrow() {
-        func run(parts: Int) -> (wakes: Int, recomputations: Int) {
-            struct Parts: Equatable { var values: [Int: Int] }
-            struct Bump: Action {}
-            let store = Store(
-                initialState: Parts(values: Dictionary(uniqueKeysWithValues: (0..<parts).map { ($0, 0) })),
-                scheduler: TestScheduler())
-            var wakes = 0
-            var connections: [Connection] = []
-            for key in 0..<parts {
-                let part = store.focus(\.values[key])
-                connections.append(part.state.observe { _ in wakes += 1 })
-            }
-            store.focus(\.values[7]).register(Reducer<Int?, Bump> { value, _ in value! += 1 })
-            wakes = 0
-            store.dispatch(Bump())
-            return (wakes, store.state.graph.statistics.lastRecomputations)
-        }
-        let small = run(parts: 10)
-        let large = run(parts: 1_000)
+        let small = runParts(10, keyed: true)
+        let large = runParts(1_000, keyed: true)
         #expect(small.wakes == 1 && large.wakes == 1)
         #expect(small.recomputations == large.recomputations)
+        #expect(small.refreshes == 2 && large.refreshes == 2)  // the part and the root
+    }
+
+    @Test("through a subscript key path, the parts beside the changed one are refreshed but not woken")
+    func subscriptFociRefreshTheirNeighbours() {
+        let small = runParts(10, keyed: false)
+        let large = runParts(1_000, keyed: false)
+        #expect(small.wakes == 1 && large.wakes == 1)
+        #expect(small.refreshes == 11 && large.refreshes == 1_001)
+    }
+
+    /// A store of `parts` observed values, one of which an action changes.
+    private func runParts(_ parts: Int, keyed: Bool) -> (wakes: Int, recomputations: Int, refreshes: Int) {
+        struct Parts: Equatable { var values: [Int: Int] }
+        struct Bump: Action {}
+        let store = Store(
+            initialState: Parts(values: Dictionary(uniqueKeysWithValues: (0..<parts).map { ($0, 0) })),
+            scheduler: TestScheduler())
+        func part(_ key: Int) -> Store<Int?> { keyed ? store.focus(\.values, key: key) : store.focus(\.values[key]) }
+        var wakes = 0
+        var connections: [Connection] = []
+        for key in 0..<parts {
+            connections.append(part(key).state.observe { _ in wakes += 1 })
+        }
+        part(7).register(Reducer<Int?, Bump> { value, _ in value! += 1 })
+        wakes = 0
+        store.dispatch(Bump())
+        #expect(store.state.value.values[7] == 1)
+        return (wakes, store.state.graph.statistics.lastRecomputations, store.lastRefreshCountForTesting)
+    }
+
+    @Test("foci of a part and of a part inside it stay in step, whichever one an action goes through")
+    func overlappingFoci() {
+        struct Settings: Equatable { var dark = false; var size = 1 }
+        struct State: Equatable { var settings = Settings(); var other = 0 }
+        struct Grow: Action {}
+        struct Darken: Action {}
+        let store = Store(initialState: State(), scheduler: TestScheduler())
+        store.focus(\.settings).register(Reducer<Settings, Grow> { settings, _ in settings.size += 1 })
+        store.focus(\.settings.dark).register(Reducer<Bool, Darken> { dark, _ in dark = true })
+        var sizes: [Int] = []
+        var settings: [Settings] = []
+        var others = 0
+        let connections = [
+            store.focus(\.settings.size).state.observe { sizes.append($0) },
+            store.focus(\.settings).state.observe { settings.append($0) },
+            store.focus(\.other).state.observe { _ in others += 1 },
+        ]
+        store.dispatch(Grow())
+        store.dispatch(Darken())
+        #expect(sizes == [1, 2])
+        #expect(settings == [Settings(), Settings(size: 2), Settings(dark: true, size: 2)])
+        #expect(others == 1)
+        #expect(store.lastRefreshCountForTesting == 3)  // settings.dark, settings, the root
+        _ = connections
+    }
+
+    @Test("an element focus that changes its element's id is a precondition failure")
+    func elementIdentityChanges() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            struct Todo: Identifiable, Equatable { var id: Int }
+            struct State: Equatable { var todos = [Todo(id: 1)] }
+            struct Renumber: Action {}
+            let store = Store(initialState: State(), scheduler: TestScheduler())
+            store.focus(\.todos, id: 1).register(presentOnly: Reducer<Todo, Renumber> { todo, _ in todo.id = 2 })
+            store.dispatch(Renumber())
+        }
+        expectStandardError(
+            of: result, contains: "Resin: a reducer changed the id of the element it focuses on, from 1 to 2")
     }
 
     @Test("a store, its focused stores, their observers and running effects are freed")

@@ -15,6 +15,8 @@ class Engine {
     // Focus bookkeeping: nodes whose state a reducer changed in the current action.
     private var stamp = 0
     private var dirty: [FocusNode] = []
+    /// How many foci the last action refreshed; for tests of the cost.
+    private(set) var lastRefreshCount = 0
 
     // Effects.
     let inbox = EffectInbox()
@@ -90,26 +92,35 @@ class Engine {
     /// Writes the changed state into every focus it can have changed: the dirty foci, their
     /// ancestors and their descendants. Siblings are untouched, so the cost follows the
     /// foci that can have changed, not how many exist.
+    ///
+    /// Siblings whose parts may overlap are refreshed too: at every level on the way up, the
+    /// foci beside the path whose part may share state with it (see ``FocusRegion``), with
+    /// their descendants.
     private func commit() {
         var toRefresh: [FocusNode] = []
+        let stamp = stamp
         func add(_ node: FocusNode) {
             guard node.refreshStamp != stamp else { return }
             node.refreshStamp = stamp
             toRefresh.append(node)
         }
+        func addSubtree(_ root: FocusNode) {
+            guard root.subtreeStamp != stamp else { return }
+            root.subtreeStamp = stamp
+            add(root)
+            for child in root.children { addSubtree(child) }
+        }
         for node in dirty {
-            var ancestor: FocusNode? = node
-            while let current = ancestor {
-                add(current)
-                ancestor = current.parent
-            }
-            var descendants = Array(node.children.values)
-            while let child = descendants.popLast() {
-                add(child)
-                descendants.append(contentsOf: child.children.values)
+            addSubtree(node)
+            var current = node
+            while let parent = current.parent {
+                add(parent)
+                parent.forEachChild(overlapping: current, addSubtree)
+                current = parent
             }
         }
         dirty.removeAll(keepingCapacity: true)
+        lastRefreshCount = toRefresh.count
         for node in toRefresh { node.access.refresh() }
     }
 
@@ -194,23 +205,6 @@ class Engine {
 
     deinit {
         for entry in running.values { entry.task.cancel() }
-    }
-}
-
-/// A place in the focus tree: the root store's state, or a part of it reached by key paths.
-final class FocusNode {
-    weak var parent: FocusNode?
-    var children: [AnyKeyPath: FocusNode] = [:]
-    let access: any FocusRefreshing
-    /// The store for this focus while someone holds it, so that focusing twice gives the
-    /// same store.
-    weak var store: AnyObject?
-    var dirtyStamp = -1
-    var refreshStamp = -1
-
-    init(parent: FocusNode?, access: any FocusRefreshing) {
-        self.parent = parent
-        self.access = access
     }
 }
 

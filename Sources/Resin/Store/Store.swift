@@ -42,7 +42,7 @@ public final class Store<State> {
         // The root state changes as a whole: comparing it would cost as much as the app
         // state is big, so it always propagates and foci cut off instead.
         let access = RootAccess(engine: engine)
-        let node = FocusNode(parent: nil, access: access)
+        let node = FocusNode(parent: nil, region: .opaque, access: access)
         self.engine = engine
         self.node = node
         self.access = access
@@ -116,10 +116,75 @@ public final class Store<State> {
     ///
     /// Focusing on the same path again gives the same store while it is held. Observers of a
     /// focused store's ``state`` are woken only when that part changes. Optional parts
-    /// (`\.selection`) and collection elements (`\.todos[id: id]`, `\.byKey[key]`) focus as
-    /// optional states; see ``register(presentOnly:)``.
+    /// (`\.selection`) focus as optional states; see ``register(presentOnly:)``.
+    ///
+    /// Foci may overlap (`\.settings` and `\.settings.darkMode`, or `\.todos` and
+    /// `\.todos[id: id]`): an action refreshes every focus whose part it may have changed.
+    /// The store knows which parts a chain of stored properties covers, so such foci cost
+    /// nothing when their neighbours change. It cannot see into a subscript or computed
+    /// property: an action on `\.todos[id: id]` refreshes the foci beside it too (each
+    /// compares its part and wakes no one if it is unchanged). For collection elements, use
+    /// ``focus(_:id:)`` and ``focus(_:key:)``, which know that different elements never
+    /// overlap.
     public func focus<Part>(_ path: WritableKeyPath<State, Part>) -> Store<Part> {
-        if let child = node.children[path] {
+        focus(
+            key: FocusKey(path: path, id: nil), region: .of(path),
+            get: { $0[keyPath: path] }, modify: { state, body in body(&state[keyPath: path]) })
+    }
+
+    /// A store on the element with `id` of the array at `path`: `nil` while there is none.
+    ///
+    /// ```swift
+    /// let todo = store.focus(\.todos, id: todoID)          // Store<Todo?>
+    /// todo.register(presentOnly: Reducer<Todo, Rename> { $0.title = $1.title })
+    /// ```
+    ///
+    /// Setting the element to `nil` removes it; setting it while absent appends it. An action
+    /// on one element refreshes no other element's focus. Finding the element is a linear
+    /// search of the array; for large collections keep them in a dictionary and use
+    /// ``focus(_:key:)``.
+    ///
+    /// - Precondition: A reducer does not change the element's `id`.
+    public func focus<Element: Identifiable>(_ path: WritableKeyPath<State, [Element]>, id: Element.ID) -> Store<
+        Element?
+    > {
+        focus(
+            key: FocusKey(path: path, id: AnyHashable(id)),
+            region: .element(collection: path, collectionBytes: FocusRegion.storedBytes(of: path), id: AnyHashable(id)),
+            get: { $0[keyPath: path][id: id] },
+            modify: { state, body in
+                var element = state[keyPath: path][id: id]
+                body(&element)
+                precondition(
+                    element == nil || element!.id == id,
+                    "Resin: a reducer changed the id of the element it focuses on, from \(id) to \(element!.id); an element focus keeps its element's identity"
+                )
+                state[keyPath: path][id: id] = element
+            })
+    }
+
+    /// A store on the value for `key` in the dictionary at `path`: `nil` while there is none.
+    ///
+    /// ```swift
+    /// let score = store.focus(\.scores, key: "ada")     // Store<Int?>
+    /// ```
+    ///
+    /// Setting `nil` removes the key. An action on one key refreshes no other key's focus, so
+    /// a dictionary of many observed parts costs per action what one part costs.
+    public func focus<Key: Hashable, Value>(_ path: WritableKeyPath<State, [Key: Value]>, key: Key) -> Store<Value?> {
+        focus(
+            key: FocusKey(path: path, id: AnyHashable(key)),
+            region: .element(
+                collection: path, collectionBytes: FocusRegion.storedBytes(of: path), id: AnyHashable(key)),
+            get: { $0[keyPath: path][key] },
+            modify: { state, body in body(&state[keyPath: path][key]) })
+    }
+
+    private func focus<Part>(
+        key: FocusKey, region: FocusRegion, get: @escaping (State) -> Part,
+        modify: @escaping (inout State, (inout Part) -> Void) -> Void
+    ) -> Store<Part> {
+        if let child = node.child(for: key) {
             if let store = child.store as? Store<Part> { return store }
             // Registered reducers keep the node; a new store object joins it.
             // The node was made by this method with `FocusAccess<Part>`.
@@ -128,10 +193,10 @@ public final class Store<State> {
         let parent = access
         let access = FocusAccess<Part>(
             graph: engine.graph,
-            get: { parent.get()[keyPath: path] },
-            modify: { body in parent.modify { body(&$0[keyPath: path]) } })
-        let child = FocusNode(parent: node, access: access)
-        node.children[path] = child
+            get: { get(parent.get()) },
+            modify: { body in parent.modify { modify(&$0, body) } })
+        let child = FocusNode(parent: node, region: region, access: access)
+        node.add(child, for: key)
         return Store<Part>(engine: engine, node: child, access: access)
     }
 
@@ -144,6 +209,10 @@ public final class Store<State> {
 
     /// The number of effects started by middleware and still running.
     public var runningEffectCount: Int { engine.runningEffectCount }
+
+    /// How many foci the last action that a reducer handled refreshed (wrote their part into
+    /// their state node), for tests of the cost.
+    package var lastRefreshCountForTesting: Int { engine.lastRefreshCount }
 
     /// The effect inbox, for tests that check it is freed with the store.
     package var effectInboxForTesting: AnyObject { engine.inbox }

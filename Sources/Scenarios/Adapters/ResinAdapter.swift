@@ -47,7 +47,7 @@ final class ResinCellGraph: CellGraph {
         nextCell += 1
         store.dispatch(SetCell(cell: number, value: initial))
         // A focused store per input: each input's observers wake only when it changes.
-        return ResinCell(store.focus(\.cells[number]).state.map { $0 ?? 0 }, number: number)
+        return ResinCell(store.focus(\.cells, key: number).state.map { $0 ?? 0 }, number: number)
     }
 
     func set(_ input: ResinCell, to value: Int) {
