@@ -114,6 +114,35 @@ struct LoopTests {
         scheduler.advance()
         #expect(received.count == 4_000)
     }
+
+    @Test("an inbox drained while eight threads post: nothing lost or duplicated, each thread's in order")
+    func inboxUnderLoad() async {
+        let lanes = 8
+        let perLane = 20_000
+        let scheduler = TestScheduler()
+        var received: [[Int]] = Array(repeating: [], count: lanes)
+        let inbox = Inbox<Int>(scheduler: scheduler) { received[$0 / 1_000_000].append($0 % 1_000_000) }
+        let producers = Task.detached {
+            await withTaskGroup(of: Void.self) { group in
+                for lane in 0..<lanes {
+                    group.addTask { for index in 0..<perLane { inbox.post(lane * 1_000_000 + index) } }
+                }
+            }
+        }
+        // Drain in this domain while the producers post (bounded by rounds, not by time).
+        var rounds = 0
+        while received.map(\.count).reduce(0, +) < lanes * perLane && rounds < 1_000_000 {
+            scheduler.advance()
+            await Task.yield()
+            rounds += 1
+        }
+        await producers.value
+        scheduler.advance()
+        for lane in 0..<lanes {
+            #expect(received[lane] == Array(0..<perLane), "lane \(lane) got \(received[lane].count) events")
+        }
+        #expect(scheduler.pendingCount == 0)
+    }
 }
 
 /// A program with a scripted screen and a real timer: the screen's "start" key starts a

@@ -47,10 +47,12 @@ final class EffectInbox: Sendable {
         state.withLock { $0.wake = wake }
     }
 
+    /// Adds `message`; wakes the store only if nothing was waiting, since a wake already
+    /// scheduled takes every message waiting when it runs.
     func post(_ message: Message) {
         let wake = state.withLock { state -> (@Sendable () -> Void)? in
             state.messages.append(message)
-            return state.wake
+            return state.messages.count == 1 ? state.wake : nil
         }
         wake?()
     }
