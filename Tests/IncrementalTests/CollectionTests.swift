@@ -127,6 +127,26 @@ struct CollectionTests {
         _ = connection
     }
 
+    @Test("a change a filter drops costs the nodes below nothing, and the next change is still applied as an edit")
+    func droppedChangeDoesNotRebuild() {
+        final class Calls { var count = 0 }
+        let calls = Calls()
+        let graph = Graph()
+        let rows = graph.dictionaryInput(Dictionary(uniqueKeysWithValues: (0..<90).map { ($0, $0) }))
+        let labels = rows.filterEntries { _, value in value % 3 != 0 }.sortedEntries { $0.value < $1.value }
+            .mapElements { entry -> String in
+                calls.count += 1
+                return "\(entry.key)"
+            }
+        let connection = labels.observe { _ in }
+        calls.count = 0
+        rows[3] = 6  // filtered out before and after: the filter has no edits
+        rows[4] = 400  // passes the filter: one edit all the way down
+        #expect(calls.count == 1)
+        #expect(labels.value.elements == (0..<90).filter { $0 % 3 != 0 && $0 != 4 }.map(String.init) + ["4"])
+        _ = connection
+    }
+
     @Test("writes from an observer reach derived collections in the next propagation")
     func observerWritesCollections() {
         let graph = Graph()

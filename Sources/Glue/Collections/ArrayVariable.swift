@@ -156,9 +156,10 @@ public final class SetVariable<Element: Hashable>: ObservableSetType, UpdatableT
         case .change(let change):
             // Report only what really leaves and joins, so derived sets can trust that
             // `removed` is in the set and `inserted` is not already there.
-            let removed = change.removed.intersection(storage)
-            let remaining = storage.subtracting(removed)
-            let normalized = SetChange(removed: removed, inserted: change.inserted.subtracting(remaining))
+            // O(size of the change): nothing here may copy or walk the whole set.
+            let removed = change.removed.filter { storage.contains($0) }
+            let inserted = change.inserted.filter { !storage.contains($0) || removed.contains($0) }
+            let normalized = SetChange(removed: removed, inserted: inserted)
             guard !normalized.isEmpty else { return }
             withTransaction {
                 normalized.apply(on: &storage)

@@ -144,6 +144,9 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
     private let apply: (Input, inout Output) -> Void
     private let rebuild: (Input) -> Output
     private var seenVersion = -1
+    /// The edits buffer not in use: the value's edits and this one alternate, so that
+    /// recording a change allocates nothing in steady state.
+    private var spareEdits: [Output.Edit] = []
 
     init(_ input: I<Input>, apply: @escaping (Input, inout Output) -> Void, rebuild: @escaping (Input) -> Output) {
         self.input = input
@@ -166,9 +169,20 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
             mutateCurrent { $0.version = previousVersion + 1 }
             return .changed
         }
+        let (wasReset, version) = (current.isReset, current.version)
+        mutateCurrent { swap(&$0.edits, &spareEdits) }
         mutateCurrent { $0.beginChange() }
         mutateCurrent { apply(source, &$0) }
-        return current.hasEdits ? .changed : .unchanged
+        if current.hasEdits { return .changed }
+        // Nothing changed (a filter dropped every edit): the value stays exactly as it was,
+        // its last change's edits and version included. A new version without edits would
+        // look to the nodes below like a change they missed, and each would rebuild, O(n).
+        mutateCurrent {
+            swap(&$0.edits, &spareEdits)
+            $0.isReset = wasReset
+            $0.version = version
+        }
+        return .unchanged
     }
 }
 
@@ -213,7 +227,10 @@ protocol VersionedCollection {
 
 /// A collection value a derived node edits: it starts a change and records its edits.
 protocol EditRecordingCollection: VersionedCollection {
+    associatedtype Edit
     var version: Int { get set }
+    var isReset: Bool { get set }
+    var edits: [Edit] { get set }
     var hasEdits: Bool { get }
     mutating func beginChange()
 }
