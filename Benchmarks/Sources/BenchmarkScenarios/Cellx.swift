@@ -1,0 +1,86 @@
+import Incremental
+import ReactiveCore
+
+/// cellx: four sources, then layers of p1 = prev.p2, p2 = prev.p1 − prev.p3,
+/// p3 = prev.p2 + prev.p4, p4 = prev.p3, with an effect on every node. One iteration builds
+/// the graph, reads the last layer, writes (4, 3, 2, 1) in one batch and reads again.
+///
+/// Incremental and the baseline run it. OpenCombine's `combineLatest` emits once per path
+/// from a source, and the number of paths grows exponentially with depth; Glue's and
+/// Observation's derived values are recomputed on every read, which is exponential too.
+enum CellxCases {
+    static let expected: [Int: (before: [Int], after: [Int])] = [
+        1_000: ([-3, -6, -2, 2], [-2, -4, 2, 3]),
+        2_500: ([-3, -6, -2, 2], [-2, -4, 2, 3]),
+        5_000: ([2, 4, -1, -6], [-2, 1, -4, -4]),
+    ]
+
+    static var all: [BenchmarkCase] {
+        [1_000, 2_500, 5_000].flatMap { layers in
+            let text = "build \(layers) layers, read, write all four sources in one batch, read"
+            return [
+                BenchmarkCase("cellx/\(layers)", "Incremental", iteration: text, events: 4 * layers) {
+                    ClosureRunner { try incrementalCellx(layers) }
+                },
+                BenchmarkCase("cellx/\(layers)", "Baseline", iteration: text, events: 4 * layers) {
+                    ClosureRunner { try baselineCellx(layers) }
+                },
+            ]
+        }
+    }
+
+    static func checkLayer(_ name: String, _ layers: Int, _ values: [Int], after: Bool) throws {
+        guard let expected = expected[layers] else { return }
+        let want = after ? expected.after : expected.before
+        try check(values == want, "\(name) cellx \(layers): last layer \(values), expected \(want)")
+    }
+}
+
+func incrementalCellx(_ layers: Int) throws {
+    let graph = Graph()
+    let sources = (1...4).map { graph.input($0) }
+    var previous: [I<Int>] = sources
+    var effects = 0
+    var connections: [Connection] = []
+    connections.reserveCapacity(4 * layers)
+    for _ in 0..<layers {
+        let (p1, p2, p3, p4) = (previous[0], previous[1], previous[2], previous[3])
+        let layer = [
+            p2.map { $0 },
+            map2(p1, p3) { $0 - $1 },
+            map2(p2, p4) { $0 + $1 },
+            p3.map { $0 },
+        ]
+        for node in layer { connections.append(node.observe { _ in effects += 1 }) }
+        previous = layer
+    }
+    try CellxCases.checkLayer("Incremental", layers, previous.map(\.value), after: false)
+    graph.batch {
+        for (source, value) in zip(sources, [4, 3, 2, 1]) { source.write(value) }
+    }
+    try CellxCases.checkLayer("Incremental", layers, previous.map(\.value), after: true)
+    try check(effects >= 4 * layers, "Incremental cellx: \(effects) effect runs")
+    for connection in connections { connection.disconnect() }
+}
+
+/// The limit: arrays of the four values per layer, recomputed in one pass, effects as calls.
+func baselineCellx(_ layers: Int) throws {
+    var effects = 0
+    func run(_ start: [Int], previous: [[Int]]?) -> [[Int]] {
+        var result: [[Int]] = []
+        result.reserveCapacity(layers)
+        var last = start
+        for layer in 0..<layers {
+            let next = [last[1], last[0] - last[2], last[1] + last[3], last[2]]
+            for index in 0..<4 where previous?[layer][index] != next[index] { effects += 1 }
+            result.append(next)
+            last = next
+        }
+        return result
+    }
+    let before = run([1, 2, 3, 4], previous: nil)
+    try CellxCases.checkLayer("baseline", layers, before[layers - 1], after: false)
+    let after = run([4, 3, 2, 1], previous: before)
+    try CellxCases.checkLayer("baseline", layers, after[layers - 1], after: true)
+    try check(effects >= 4 * layers, "baseline cellx: \(effects) effect runs")
+}

@@ -1,0 +1,387 @@
+import BenchmarkScenarios
+import Foundation
+
+/// One benchmark's result, from package-benchmark's JMH export: the median of its samples.
+struct Measurement {
+    /// Wall-clock time of one iteration, median, in microseconds.
+    var microseconds: Double
+    /// Mallocs of one iteration beyond the harness's own, median.
+    var mallocs: Double
+}
+
+struct ReportError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Reads every `*.jmh.json` in `directory`, keyed by benchmark name (`scenario/implementation`).
+func loadMeasurements(_ directory: URL) throws -> [String: Measurement] {
+    struct Metric: Decodable { var scorePercentiles: [String: Double] }
+    struct Element: Decodable {
+        var benchmark: String
+        var secondaryMetrics: [String: Metric]?
+    }
+    let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        .filter { $0.lastPathComponent.hasSuffix(".jmh.json") }
+    guard !files.isEmpty else { throw ReportError(description: "no .jmh.json export in \(directory.path)") }
+    var measurements: [String: Measurement] = [:]
+    for file in files {
+        for element in try JSONDecoder().decode([Element].self, from: Data(contentsOf: file)) {
+            let name = element.benchmark.replacingOccurrences(of: "package.benchmark.ParadigmBenchmarks.", with: "")
+            guard let time = element.secondaryMetrics?["Time (wall clock)"]?.scorePercentiles["50.0"] else { continue }
+            let mallocs = element.secondaryMetrics?["Malloc (total)"]?.scorePercentiles["50.0"] ?? .nan
+            measurements[name] = Measurement(microseconds: time, mallocs: mallocs)
+        }
+    }
+    return measurements
+}
+
+/// A ratio shown in the headline chart: ours over a peer's, from the same run.
+struct Ratio {
+    var label: String
+    var value: Double
+    /// The target, as the largest ratio that meets it; nil when there is none.
+    var target: Double?
+}
+
+/// Writes RESULTS.md and results.svg next to Package.swift (or to `outputDirectory`).
+func writeReport(exportDirectory: URL, outputDirectory: URL) throws {
+    let results = try loadMeasurements(exportDirectory)
+    let cases = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000])
+    let byName = Dictionary(cases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    func result(_ scenario: String, _ implementation: String) -> Measurement? {
+        results["\(scenario)/\(implementation)"]
+    }
+    /// Nanoseconds per event.
+    func perEvent(_ scenario: String, _ implementation: String) -> Double? {
+        guard let measured = result(scenario, implementation), let benchmark = byName["\(scenario)/\(implementation)"]
+        else { return nil }
+        return measured.microseconds * 1_000 / Double(benchmark.eventsPerIteration)
+    }
+    var ratios: [Ratio] = []
+    var targets: [(String, String, Bool?)] = []
+    var out = ""
+    func line(_ text: String = "") { out += text + "\n" }
+
+    let environment = ProcessInfo.processInfo.environment
+    line("# Benchmark results")
+    line()
+    line("Written by `Benchmarks/run` from one run of every benchmark: every ratio compares two figures")
+    line("from the same run on the same machine. Times are medians of package-benchmark's samples")
+    line("(release build); each benchmark checked its results as it ran.")
+    line()
+    line("- Date: \(environment["RESULTS_DATE"] ?? ISO8601DateFormatter().string(from: Date()))")
+    line(
+        "- Machine: \(ProcessInfo.processInfo.processorCount) cores, "
+            + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB, "
+            + ProcessInfo.processInfo.operatingSystemVersionString)
+    line("- Toolchain: \(environment["RESULTS_SWIFT_VERSION"] ?? "unknown")")
+    line("- Peers: OpenCombine 0.14.0, Swift's Observation (`@Observable` + `withObservationTracking`);")
+    line("  harness: ordo-one/package-benchmark 1.38.1 with the malloc interposer")
+    line()
+    line("![Ratios of ours to the peers, log scale](results.svg)")
+    line()
+
+    // MARK: Event pipelines
+    line("## Event pipelines")
+    line()
+    line("Nanoseconds and mallocs per event (mallocs beyond the harness's own). Ratio: ours / OpenCombine.")
+    line()
+    line("| scenario | Glue | Signals | OpenCombine | Baseline | Glue / OpenCombine | Signals / OpenCombine |")
+    line("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for scenario in ["pipeline/map-filter-sink", "pipeline/subscribe-unsubscribe", "pipeline/fan-out"] {
+        let events = Double(byName["\(scenario)/Glue"]?.eventsPerIteration ?? 1)
+        func cell(_ implementation: String) -> String {
+            guard let ns = perEvent(scenario, implementation), let measured = result(scenario, implementation) else {
+                return "–"
+            }
+            return "\(format(ns)) ns, \(format(measured.mallocs / events)) mallocs"
+        }
+        let glue = ratio(perEvent(scenario, "Glue"), perEvent(scenario, "OpenCombine"))
+        let signals = ratio(perEvent(scenario, "Signals"), perEvent(scenario, "OpenCombine"))
+        line(
+            "| \(scenario.dropFirst("pipeline/".count)) | \(cell("Glue")) | \(cell("Signals")) | \(cell("OpenCombine")) | \(cell("Baseline")) | \(formatRatio(glue)) | \(formatRatio(signals)) |"
+        )
+        if let glue {
+            ratios.append(Ratio(label: "Glue / OpenCombine, \(scenario.dropFirst(9))", value: glue, target: 1.0 / 3))
+        }
+        if let signals {
+            ratios.append(
+                Ratio(label: "Signals / OpenCombine, \(scenario.dropFirst(9))", value: signals, target: 1.0 / 3))
+        }
+    }
+    let pipelineGlue = ratio(
+        perEvent("pipeline/map-filter-sink", "Glue"), perEvent("pipeline/map-filter-sink", "OpenCombine"))
+    let pipelineSignals = ratio(
+        perEvent("pipeline/map-filter-sink", "Signals"), perEvent("pipeline/map-filter-sink", "OpenCombine"))
+    targets.append(
+        (
+            "Glue per event ≤ ⅓ of OpenCombine's (map → filter → sink)", formatRatio(pipelineGlue),
+            pipelineGlue.map { $0 <= 1.0 / 3 }
+        ))
+    targets.append(
+        (
+            "Signals per event ≤ ⅓ of OpenCombine's (map → filter → sink)", formatRatio(pipelineSignals),
+            pipelineSignals.map { $0 <= 1.0 / 3 }
+        ))
+    let glueMallocs = result("pipeline/map-filter-sink", "Glue").map { $0.mallocs / 1_000 }
+    targets.append(
+        (
+            "Glue: zero mallocs per event in steady state", glueMallocs.map { format($0) } ?? "–",
+            glueMallocs.map { $0 < 0.01 }
+        ))
+    line()
+
+    // MARK: Kairo
+    line("## Propagation: the kairo suite")
+    line()
+    line(
+        "Microseconds per iteration (see ../shared/BENCHMARKS.md for what one iteration does). Ratios below 1 mean Incremental is faster."
+    )
+    line()
+    line(
+        "| scenario | Incremental | Glue | Observation | OpenCombine | Baseline | Incremental / Observation | Incremental / OpenCombine |"
+    )
+    line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    var kairoMet = true
+    var kairoWorst = 0.0
+    for name in ["avoidable", "broad", "deep", "diamond", "triangle", "mux", "repeated", "unstable"] {
+        let scenario = "kairo/\(name)"
+        func cell(_ implementation: String) -> String {
+            result(scenario, implementation).map { format($0.microseconds) } ?? "–"
+        }
+        let observation = ratio(
+            result(scenario, "Incremental")?.microseconds, result(scenario, "Observation")?.microseconds)
+        let combine = ratio(
+            result(scenario, "Incremental")?.microseconds, result(scenario, "OpenCombine")?.microseconds)
+        line(
+            "| \(name) | \(cell("Incremental")) | \(cell("Glue")) | \(cell("Observation")) | \(cell("OpenCombine")) | \(cell("Baseline")) | \(formatRatio(observation)) | \(formatRatio(combine)) |"
+        )
+        for (peer, value) in [("Observation", observation), ("OpenCombine", combine)] {
+            guard let value else {
+                kairoMet = false
+                continue
+            }
+            ratios.append(Ratio(label: "Incremental / \(peer), kairo \(name)", value: value, target: 1))
+            kairoWorst = max(kairoWorst, value)
+            if value >= 1 { kairoMet = false }
+        }
+    }
+    targets.append(
+        (
+            "Incremental faster than Observation and OpenCombine on every kairo scenario",
+            "worst ratio \(formatRatio(kairoWorst))", kairoMet
+        ))
+    line()
+    line("Effects ran the number of times each check states: OpenCombine 0.14 has no `combineLatest`, so its")
+    line("diamond and triangle pair branches with `zip`; Observation has no memoized derived values, so its")
+    line("avoidable-propagation effect and the busy work under it run on every write, and every mux effect")
+    line("wakes on every write. Glue runs the four scenarios its operators express directly.")
+    line()
+
+    // MARK: cellx and the sum
+    line("## cellx and Jane Street's sum")
+    line()
+    line("| scenario | implementation | µs per iteration | against |")
+    line("| --- | --- | ---: | --- |")
+    for layers in [1_000, 2_500, 5_000] {
+        let scenario = "cellx/\(layers)"
+        let incremental = result(scenario, "Incremental")?.microseconds
+        let baseline = result(scenario, "Baseline")?.microseconds
+        line(
+            "| \(scenario) | Incremental | \(incremental.map(format) ?? "–") | baseline \(baseline.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, baseline))) of it) |"
+        )
+    }
+    let sumScenario = "sum/100k-leaves"
+    let scratch = perEvent(sumScenario, "FromScratch")
+    for implementation in ["Incremental", "Glue"] {
+        let perChange = perEvent(sumScenario, implementation)
+        line(
+            "| sum of 100,000 leaves, per change | \(implementation) | \(perChange.map { format($0 / 1_000) } ?? "–") | from scratch \(scratch.map { format($0 / 1_000) } ?? "–") µs: \(speedup(scratch, perChange)) faster |"
+        )
+    }
+    if let empty = perEvent("incremental/empty-propagation", "Incremental") {
+        line("| empty propagation | Incremental | \(format(empty / 1_000)) | Jane Street: under 0.1 µs |")
+    }
+    line()
+
+    // MARK: Collections
+    line("## Collection pipelines: one mutation against recomputing")
+    line()
+    line("Filter → sort → map over n rows; microseconds per mutation (the mean of an insert, a move, a")
+    line("filter crossing and a delete), and how much faster than recomputing the view from scratch.")
+    line()
+    line("| rows | SignalGraph | Glue | Incremental | from scratch |")
+    line("| ---: | ---: | ---: | ---: | ---: |")
+    let sizes = [10_000, 100_000, 1_000_000]
+    for size in sizes {
+        let scenario = "collections/\(size / 1_000)k-rows"
+        let fromScratch = perEvent(scenario, "FromScratch")
+        func cell(_ implementation: String) -> String {
+            guard let ns = perEvent(scenario, implementation) else { return "–" }
+            return "\(format(ns / 1_000)) (\(speedup(fromScratch, ns)))"
+        }
+        line(
+            "| \(size) | \(cell("SignalGraph")) | \(cell("Glue")) | \(cell("Incremental")) | \(fromScratch.map { format($0 / 1_000) } ?? "–") |"
+        )
+        if size == 1_000_000 {
+            for implementation in ["SignalGraph", "Glue", "Incremental"] {
+                if let ns = perEvent(scenario, implementation), let fromScratch {
+                    ratios.append(
+                        Ratio(
+                            label: "\(implementation) / from scratch, 1M rows", value: ns / fromScratch, target: 0.001))
+                }
+            }
+        }
+    }
+    line()
+    line("| growth from 10k to 1M rows | SignalGraph | Glue | Incremental |")
+    line("| --- | ---: | ---: | ---: |")
+    var growthCells: [String] = []
+    var speedupMet = true
+    var growthMet = true
+    var speedupText: [String] = []
+    var growthText: [String] = []
+    for implementation in ["SignalGraph", "Glue", "Incremental"] {
+        let small = perEvent("collections/10k-rows", implementation)
+        let large = perEvent("collections/1000k-rows", implementation)
+        let growth = ratio(large, small)
+        growthCells.append(growth.map { "\(format($0))×" } ?? "–")
+        let fromScratch = perEvent("collections/1000k-rows", "FromScratch")
+        if let large, let fromScratch {
+            speedupText.append("\(implementation) \(speedup(fromScratch, large))")
+            if fromScratch / large < 1_000 { speedupMet = false }
+        } else {
+            speedupMet = false
+        }
+        if let growth {
+            growthText.append("\(implementation) \(format(growth))×")
+            if growth > 2.5 { growthMet = false }
+        } else {
+            growthMet = false
+        }
+    }
+    line("| time per mutation, 1M / 10k | \(growthCells.joined(separator: " | ")) |")
+    targets.append(
+        (
+            "One mutation in a 1M-row pipeline ≥ 1,000× faster than recomputing", speedupText.joined(separator: ", "),
+            speedupMet
+        ))
+    targets.append(
+        ("…growing no more than about 2× from 10k to 1M rows", growthText.joined(separator: ", "), growthMet))
+    line()
+
+    // MARK: Resin
+    line("## Resin: a dispatch that changes 1 of n observed sub-states")
+    line()
+    line("Microseconds per dispatch; every dispatch woke exactly one observer (checked).")
+    line()
+    line("| focus | 1 of 10 | 1 of 1,000 | 1,000 / 10 |")
+    line("| --- | ---: | ---: | ---: |")
+    for implementation in ["Resin", "ResinKeyPath", "ResinReducerPerPart"] {
+        let small = perEvent("resin/1-of-10", implementation)
+        let large = perEvent("resin/1-of-1000", implementation)
+        let growth = ratio(large, small)
+        let label: String
+        switch implementation {
+        case "Resin": label = "`focus(\\.values, key:)`, one reducer"
+        case "ResinKeyPath": label = "`focus(\\.values[key])`, one reducer"
+        default: label = "`focus(\\.values, key:)`, a reducer on every part"
+        }
+        line(
+            "| \(label) | \(small.map { format($0 / 1_000) } ?? "–") | \(large.map { format($0 / 1_000) } ?? "–") | \(growth.map { "\(format($0))×" } ?? "–") |"
+        )
+        if implementation == "Resin", let growth {
+            ratios.append(Ratio(label: "Resin, 1 of 1,000 / 1 of 10", value: growth, target: 1.5))
+        }
+    }
+    line()
+
+    // MARK: Targets
+    var summary = "## Targets (issue 10)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
+    for (target, measured, met) in targets {
+        summary += "| \(target) | \(measured) | \(met.map { $0 ? "yes" : "**no**" } ?? "–") |\n"
+    }
+    out = out.replacingOccurrences(of: "![Ratios", with: summary + "\n![Ratios")
+
+    try out.write(to: outputDirectory.appending(path: "RESULTS.md"), atomically: true, encoding: .utf8)
+    try chart(ratios).write(to: outputDirectory.appending(path: "results.svg"), atomically: true, encoding: .utf8)
+    print("wrote \(outputDirectory.appending(path: "RESULTS.md").path) and results.svg (\(results.count) benchmarks)")
+}
+
+func ratio(_ ours: Double?, _ theirs: Double?) -> Double? {
+    guard let ours, let theirs, theirs > 0 else { return nil }
+    return ours / theirs
+}
+
+func speedup(_ scratch: Double?, _ ours: Double?) -> String {
+    guard let scratch, let ours, ours > 0 else { return "–" }
+    return "\(format(scratch / ours))×"
+}
+
+func formatRatio(_ value: Double?) -> String {
+    guard let value else { return "–" }
+    return "\(format(value))×"
+}
+
+/// Three significant digits, without exponent notation.
+func format(_ value: Double) -> String {
+    guard value.isFinite else { return "–" }
+    let magnitude = abs(value)
+    let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3
+    var text = String(format: "%.\(decimals)f", value)
+    if text.contains(".") {
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+    }
+    return text
+}
+
+/// A horizontal bar chart of ratios on a log scale, with the line at 1× and each target.
+func chart(_ ratios: [Ratio]) -> String {
+    let rowHeight = 22.0
+    let labelWidth = 330.0
+    let plotWidth = 420.0
+    let top = 40.0
+    let height = top + Double(ratios.count) * rowHeight + 40
+    let minimum = -4.0  // 0.0001×
+    let maximum = 2.0  // 100×
+    func x(_ value: Double) -> Double {
+        let clamped = min(max(log10(max(value, 1e-9)), minimum), maximum)
+        return labelWidth + (clamped - minimum) / (maximum - minimum) * plotWidth
+    }
+    var svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(labelWidth + plotWidth + 90))" height="\(Int(height))" font-family="sans-serif" font-size="12">
+        <rect width="100%" height="100%" fill="white"/>
+        <text x="10" y="20" font-size="14" font-weight="bold">Ours / peer, same run (log scale; left of 1× is faster; ticks mark targets)</text>
+
+        """
+    for exponent in Int(minimum)...Int(maximum) {
+        let position = x(pow(10, Double(exponent)))
+        let label = exponent >= 0 ? "\(Int(pow(10, Double(exponent))))×" : "\(format(pow(10, Double(exponent))))×"
+        svg +=
+            "<line x1=\"\(position)\" y1=\"\(top - 6)\" x2=\"\(position)\" y2=\"\(height - 30)\" stroke=\"\(exponent == 0 ? "#333" : "#ddd")\"/>\n"
+        svg += "<text x=\"\(position)\" y=\"\(height - 14)\" text-anchor=\"middle\" fill=\"#555\">\(label)</text>\n"
+    }
+    for (index, ratio) in ratios.enumerated() {
+        let y = top + Double(index) * rowHeight
+        let met = ratio.target.map { ratio.value <= $0 } ?? true
+        let start = x(1)
+        let end = x(ratio.value)
+        svg += "<text x=\"\(labelWidth - 8)\" y=\"\(y + 14)\" text-anchor=\"end\">\(escape(ratio.label))</text>\n"
+        svg +=
+            "<rect x=\"\(min(start, end))\" y=\"\(y + 3)\" width=\"\(max(abs(end - start), 1))\" height=\"\(rowHeight - 8)\" fill=\"\(met ? "#3a7d44" : "#c0392b")\"/>\n"
+        if let target = ratio.target {
+            let position = x(target)
+            svg +=
+                "<line x1=\"\(position)\" y1=\"\(y + 1)\" x2=\"\(position)\" y2=\"\(y + rowHeight - 3)\" stroke=\"black\" stroke-width=\"2\"/>\n"
+        }
+        svg += "<text x=\"\(max(start, end) + 4)\" y=\"\(y + 14)\" fill=\"#333\">\(format(ratio.value))×</text>\n"
+    }
+    svg += "</svg>\n"
+    return svg
+}
+
+func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        .replacingOccurrences(of: ">", with: "&gt;")
+}

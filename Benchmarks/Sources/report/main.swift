@@ -1,0 +1,73 @@
+import BenchmarkScenarios
+import Foundation
+
+// `report --check [--quick]`: runs every benchmark case a few times and checks its results.
+// `report --write RESULTS_DIR`: turns package-benchmark's exported results into RESULTS.md
+// and results.svg (see Report.swift).
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func usage() -> Never {
+    print(
+        """
+        usage: report --check [--quick]     run every case and check its results
+               report --profile NAME [ITERATIONS]
+                                            run one case, for a profiler
+               report --write EXPORT_DIR [--output DIR]
+                                            write RESULTS.md and results.svg (into DIR, by default the
+                                            current folder) from package-benchmark's jmh export in
+                                            EXPORT_DIR
+        """)
+    exit(2)
+}
+
+switch arguments.first {
+case "--check":
+    let quick = arguments.contains("--quick")
+    let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
+    var failures = 0
+    for benchmarkCase in Catalog.all(collectionSizes: sizes) {
+        let start = ContinuousClock.now
+        do {
+            let runner = try benchmarkCase.make()
+            for _ in 0..<3 { try runner.iterate() }
+            try runner.finish()
+            let elapsed = ContinuousClock.now - start
+            print("ok    \(benchmarkCase.name)  (\(elapsed.formatted(.units(allowed: [.milliseconds]))))")
+        } catch {
+            failures += 1
+            print("FAIL  \(benchmarkCase.name): \(error)")
+        }
+    }
+    print(
+        failures == 0
+            ? "every benchmark computed the expected results" : "\(failures) benchmarks computed wrong results")
+    exit(failures == 0 ? 0 : 1)
+case "--profile":
+    // `report --profile NAME [ITERATIONS]`: one case, for valgrind --tool=callgrind.
+    guard arguments.count >= 2,
+        let benchmarkCase = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000]).first(where: {
+            $0.name == arguments[1]
+        })
+    else { usage() }
+    let iterations = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
+    do {
+        let runner = try benchmarkCase.make()
+        for _ in 0..<iterations { try runner.iterate() }
+        try runner.finish()
+    } catch {
+        print("report: \(error)")
+        exit(1)
+    }
+case "--write":
+    guard arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--output") else { usage() }
+    let output = arguments.count == 4 ? arguments[3] : FileManager.default.currentDirectoryPath
+    do {
+        try writeReport(exportDirectory: URL(filePath: arguments[1]), outputDirectory: URL(filePath: output))
+    } catch {
+        print("report: \(error)")
+        exit(1)
+    }
+default:
+    usage()
+}
