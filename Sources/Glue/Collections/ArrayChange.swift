@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// One edit to an array, at an index in the array as it is when the edit applies.
 public enum ArrayModification<Element> {
     /// `element` inserted at `index`.
@@ -122,6 +124,22 @@ public struct SetChange<Element: Hashable>: ChangeType, Equatable {
         }
         for element in next.inserted {
             inserted.insert(element)
+        }
+    }
+}
+
+extension ArrayChange {
+    /// Applies the modifications to a positional tree, O(log n) each.
+    func apply(toTree tree: inout PositionalTree<Element>) {
+        for modification in modifications {
+            switch modification {
+            case .insert(let element, let index): tree.insert(element, at: index)
+            case .remove(_, let index): _ = tree.remove(at: index)
+            case .replace(_, let index, let new): tree[index] = new
+            case .replaceSlice(let old, let index, let new):
+                for _ in old { _ = tree.remove(at: index) }
+                for (offset, element) in new.enumerated() { tree.insert(element, at: index + offset) }
+            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import ReactiveCore
+
 extension ObservableArrayType where Element: Equatable {
     /// An observable array of this array's elements sorted by `areInIncreasingOrder`, kept
     /// up to date edit by edit: each new or removed element is found by binary search.
@@ -28,23 +30,40 @@ extension ObservableSetType {
 /// Cost of one inserted or removed element: a binary search, O(log n) comparisons, plus
 /// shifting the array; the comparator never runs over the whole collection again.
 public final class SortedObservableArray<Element: Equatable>: ObservableArrayType {
-    /// The sorted elements.
-    public private(set) var value: [Element]
+    /// The elements in order, in a positional tree: O(log n) to find, insert or remove one.
+    private var tree: PositionalTree<Element>
+    /// ``value`` as last read; dropped by every change.
+    private var cachedValue: [Element]?
     private let areInIncreasingOrder: (Element, Element) -> Bool
     private let base: AnyObject
     private let follower: AnyObject
+
+    /// The sorted elements. Built from the tree when first read after a change, O(n); use
+    /// ``count`` and ``subscript(_:)`` to look without building it.
+    public var value: [Element] {
+        if let cachedValue { return cachedValue }
+        let array = tree.array
+        cachedValue = array
+        return array
+    }
+
+    /// The number of elements, O(1).
+    public var count: Int { tree.count }
+
+    /// The element at `index`, O(log n).
+    public subscript(index: Int) -> Element { tree[index] }
 
     init<Base: ObservableArrayType>(array base: Base, areInIncreasingOrder: @escaping (Element, Element) -> Bool)
     where Base.Element == Element {
         self.base = ObjectBox(base)
         self.areInIncreasingOrder = areInIncreasingOrder
-        value = base.value.sorted(by: areInIncreasingOrder)
+        tree = PositionalTree(base.value.sorted(by: areInIncreasingOrder))
         let follower = ChangeFollower<ArrayChange<Element>, ArrayChange<Element>>()
         self.follower = follower
         signal = follower.signal
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
-            var output = ArrayChange<Element>(initialCount: value.count)
+            var output = ArrayChange<Element>(initialCount: tree.count)
             for modification in change.modifications {
                 switch modification {
                 case .insert(let element, _): insert(element, into: &output)
@@ -65,13 +84,13 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
     where Base.Element == Element {
         self.base = ObjectBox(base)
         self.areInIncreasingOrder = areInIncreasingOrder
-        value = base.value.sorted(by: areInIncreasingOrder)
+        tree = PositionalTree(base.value.sorted(by: areInIncreasingOrder))
         let follower = ChangeFollower<SetChange<Element>, ArrayChange<Element>>()
         self.follower = follower
         signal = follower.signal
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
-            var output = ArrayChange<Element>(initialCount: value.count)
+            var output = ArrayChange<Element>(initialCount: tree.count)
             for element in change.removed { remove(element, into: &output) }
             for element in change.inserted { insert(element, into: &output) }
             return output
@@ -83,44 +102,27 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
     /// The sorted array's transactions.
     public var updates: Source<Update<ArrayChange<Element>>> { signal.source }
 
-    /// The first index whose element is not ordered before `element`.
-    private func lowerBound(of element: Element) -> Int {
-        var (low, high) = (0, value.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if areInIncreasingOrder(value[middle], element) { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// The first index whose element is ordered after `element`.
-    private func upperBound(of element: Element) -> Int {
-        var (low, high) = (0, value.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if areInIncreasingOrder(element, value[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-
     private func insert(_ element: Element, into output: inout ArrayChange<Element>) {
-        let index = upperBound(of: element)
-        value.insert(element, at: index)
+        // After every element not ordered after it: equivalent elements keep their order.
+        let index = tree.partitionIndex { !areInIncreasingOrder(element, $0) }
+        tree.insert(element, at: index)
+        cachedValue = nil
         output.add(.insert(element, at: index))
     }
 
     private func remove(_ element: Element, into output: inout ArrayChange<Element>) {
-        var index = lowerBound(of: element)
+        var index = tree.partitionIndex { areInIncreasingOrder($0, element) }
         // Scan the run of equivalent elements for the equal one.
-        while index < value.count, value[index] != element, !areInIncreasingOrder(element, value[index]) {
+        while index < tree.count, tree[index] != element, !areInIncreasingOrder(element, tree[index]) {
             index += 1
         }
-        guard index < value.count, value[index] == element else {
+        guard index < tree.count, tree[index] == element else {
             preconditionFailure(
                 "SortedObservableArray: an element to remove is not where the comparator puts it; the comparator must be a strict weak ordering that does not change while elements are sorted"
             )
         }
-        value.remove(at: index)
+        _ = tree.remove(at: index)
+        cachedValue = nil
         output.add(.remove(element, at: index))
     }
 }

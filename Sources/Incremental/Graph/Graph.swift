@@ -20,7 +20,7 @@ public final class Graph {
     public internal(set) var nodeCount = 0
 
     /// Counts of the work the graph has done, for tests and benchmarks.
-    public private(set) var statistics = Statistics()
+    @exclusivity(unchecked) public private(set) var statistics = Statistics()
 
     /// Increases on every change of a value; a node is stale if one of its inputs changed
     /// after it was recomputed.
@@ -30,12 +30,12 @@ public final class Graph {
     @exclusivity(unchecked) private var heap = RecomputeHeap()
     @exclusivity(unchecked) private(set) var isStabilizing = false
     @exclusivity(unchecked) private var isNotifying = false
-    private var batchDepth = 0
-    private var pendingWrites: [() -> Void] = []
+    @exclusivity(unchecked) private var batchDepth = 0
+    @exclusivity(unchecked) private var pendingWrites: [() -> Void] = []
     @exclusivity(unchecked) private var changedObserved: [IncrementalNode] = []
     /// Counts stabilizations (including empty ones), so that collection inputs know when
     /// the edits of one change end and the next change begins.
-    private(set) var changeWindow = 0
+    @exclusivity(unchecked) private(set) var changeWindow = 0
     /// The node the propagation loop is recomputing (not one it connects on the way).
     @exclusivity(unchecked) private(set) var nodeBeingPropagated: IncrementalNode?
 
@@ -69,16 +69,29 @@ public final class Graph {
 
     /// Called by an input whose value a write changed.
     func write(_ apply: @escaping () -> Void) {
+        if beginWrite() {
+            apply()
+            propagate()
+        } else {
+            pendingWrites.append(apply)
+        }
+    }
+
+    /// Checks that an input may be written now, and says whether the write applies at once
+    /// (`true`) or must wait until the observers being notified have all run (`false`: the
+    /// caller passes it to ``deferWrite(_:)``). Lets a write that applies at once do so
+    /// without allocating a closure.
+    func beginWrite() -> Bool {
         precondition(
             !isStabilizing,
             "Incremental: an input was written while the graph was recomputing (from inside a map or flatMap closure); write from an observer or outside the graph instead"
         )
-        if isNotifying {
-            pendingWrites.append(apply)
-        } else {
-            apply()
-            propagate()
-        }
+        return !isNotifying
+    }
+
+    /// Queues a write made while observers are being notified.
+    func deferWrite(_ apply: @escaping () -> Void) {
+        pendingWrites.append(apply)
     }
 
     /// Records that input `node` changed and queues what depends on it.
