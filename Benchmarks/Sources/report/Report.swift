@@ -107,7 +107,8 @@ func writeReport(exportDirectory: URL, outputDirectory: URL) throws {
             ratios.append(Ratio(label: "Glue / OpenCombine, \(scenario.dropFirst(9))", value: glue, target: target))
         }
         if let signals {
-            ratios.append(Ratio(label: "Signals / OpenCombine, \(scenario.dropFirst(9))", value: signals, target: target))
+            ratios.append(
+                Ratio(label: "Signals / OpenCombine, \(scenario.dropFirst(9))", value: signals, target: target))
         }
     }
     let pipelineGlue = ratio(
@@ -377,7 +378,8 @@ func chart(_ ratios: [Ratio]) -> String {
             svg +=
                 "<line x1=\"\(position)\" y1=\"\(y + 1)\" x2=\"\(position)\" y2=\"\(y + rowHeight - 3)\" stroke=\"black\" stroke-width=\"2\"/>\n"
         }
-        svg += "<text x=\"\(max(start, end) + 4)\" y=\"\(y + 14)\" fill=\"#333\">\(String(format: "%.3g", ratio.value))×</text>\n"
+        svg +=
+            "<text x=\"\(max(start, end) + 4)\" y=\"\(y + 14)\" fill=\"#333\">\(String(format: "%.3g", ratio.value))×</text>\n"
     }
     svg += "</svg>\n"
     return svg
