@@ -1,24 +1,29 @@
 // `swift run paradigms`: the front door. Lists the paradigms the package carries and runs
-// the shared scenarios through every paradigm that has landed, side by side.
+// the shared scenarios through every one of them, side by side.
 
 import Foundation
 import Scenarios
 
-let usage = """
-    USAGE: swift run paradigms [--paradigm NAME] [--scenario NAME]
+let paradigmNames = ParadigmCatalog.paradigms.map(\.name).joined(separator: ", ")
+let scenarioNames = Scenario.all.map(\.id).joined(separator: ", ")
 
-    Lists the reactive paradigms this package carries and runs the shared scenarios
-    through each paradigm that has landed, so you can compare what observers see.
+let usage = """
+    USAGE: swift run paradigms [--paradigm NAME] [--scenario NAME] [--json]
+
+    Lists the reactive paradigms this package carries and runs the shared scenarios through
+    each of them, so you can compare what observers see and what it costs.
 
     OPTIONS:
-      --paradigm NAME   Show only this paradigm (\(ParadigmCatalog.paradigms.map(\.name).joined(separator: ", "))).
-      --scenario NAME   Run only this scenario (\(Scenario.all.map(\.id).joined(separator: ", "))).
+      --paradigm NAME   Show only this paradigm (\(paradigmNames)).
+      --scenario NAME   Run only this scenario (\(scenarioNames)).
+      --json            Print the results as JSON instead of tables.
       -h, --help        Show this help.
     """
 
 struct Options {
     var paradigm: ParadigmInfo?
     var scenario: Scenario?
+    var json = false
 }
 
 func fail(_ message: String) -> Never {
@@ -37,17 +42,17 @@ func parse(_ arguments: [String]) -> Options {
         case "--paradigm":
             guard let name = remaining.popFirst() else { fail("--paradigm needs a name") }
             guard let paradigm = ParadigmCatalog.paradigm(named: name) else {
-                fail(
-                    "unknown paradigm '\(name)'; valid paradigms: \(ParadigmCatalog.paradigms.map(\.name).joined(separator: ", "))"
-                )
+                fail("unknown paradigm '\(name)'; valid paradigms: \(paradigmNames)")
             }
             options.paradigm = paradigm
         case "--scenario":
             guard let name = remaining.popFirst() else { fail("--scenario needs a name") }
             guard let scenario = Scenario.named(name) else {
-                fail("unknown scenario '\(name)'; valid scenarios: \(Scenario.all.map(\.id).joined(separator: ", "))")
+                fail("unknown scenario '\(name)'; valid scenarios: \(scenarioNames)")
             }
             options.scenario = scenario
+        case "--json":
+            options.json = true
         default:
             fail("unknown argument '\(argument)'")
         }
@@ -55,47 +60,125 @@ func parse(_ arguments: [String]) -> Options {
     return options
 }
 
-func padded(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+/// One paradigm's result in one scenario, as the table and the JSON show it.
+struct Row: Encodable {
+    var paradigm: String
+    var linesOfCode: Int?
+    var events: Int
+    var recomputations: Int
+    var glitches: Int
+    /// The best of several runs of the whole scenario (build, writes, teardown), divided by
+    /// its writes: indicative only, and a debug build unless run with `-c release`.
+    var microsecondsPerUpdate: Double
+    var observed: [Int]
+    var freed: Bool?
+    var knownDifference: String?
+    var asDocumented: Bool
+}
+
+struct ScenarioReport: Encodable {
+    var id: String
+    var summary: String
+    var expected: [Int]
+    var results: [Row]
+}
+
+struct ParadigmReport: Encodable {
+    var name: String
+    var module: String
+    var summary: String
+    var pickWhen: String
+}
+
+struct Report: Encodable {
+    var paradigms: [ParadigmReport]
+    var scenarios: [ScenarioReport]
+}
+
+/// Runs `scenario` through `adapter`, and times it.
+func row(_ scenario: Scenario, _ adapter: AnyParadigmAdapter) -> Row {
+    let run = scenario.run(adapter)
+    let (expected, reason) = scenario.expectation(for: adapter)
+    let clock = ContinuousClock()
+    var best = Duration.seconds(1)
+    for _ in 0..<50 {
+        let elapsed = clock.measure { _ = scenario.run(adapter) }
+        best = min(best, elapsed)
+    }
+    let microseconds = Double(best.components.attoseconds) / 1e12 + Double(best.components.seconds) * 1e6
+    return Row(
+        paradigm: adapter.name, linesOfCode: adapter.linesOfCode, events: run.outcome.values.count,
+        recomputations: run.recomputations, glitches: run.outcome.glitches,
+        microsecondsPerUpdate: microseconds / Double(scenario.updates), observed: run.outcome.values,
+        freed: run.outcome.freed, knownDifference: reason, asDocumented: run.outcome == expected)
+}
+
+func padded(_ text: String, _ width: Int, right: Bool = false) -> String {
+    guard text.count < width else { return text }
+    let padding = String(repeating: " ", count: width - text.count)
+    return right ? padding + text : text + padding
 }
 
 let options = parse(Array(CommandLine.arguments.dropFirst()))
 let paradigms = ParadigmCatalog.paradigms.filter { options.paradigm == nil || $0.name == options.paradigm?.name }
 let scenarios = options.scenario.map { [$0] } ?? Scenario.all
+let adapters = ParadigmCatalog.adapters.filter { adapter in paradigms.contains { $0.name == adapter.name } }
+let report = Report(
+    paradigms: paradigms.map {
+        ParadigmReport(name: $0.name, module: $0.module, summary: $0.summary, pickWhen: $0.pickWhen)
+    },
+    scenarios: scenarios.map { scenario in
+        ScenarioReport(
+            id: scenario.id, summary: scenario.summary, expected: scenario.expected.values,
+            results: adapters.map { row(scenario, $0) })
+    })
+let mismatches = report.scenarios.flatMap(\.results).filter { !$0.asDocumented }
+
+if options.json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    exit(mismatches.isEmpty ? 0 : 1)
+}
 
 print("Reactive paradigms, side by side\n")
 for paradigm in paradigms {
-    let status = paradigm.isAvailable ? "import \(paradigm.module)" : "planned"
-    print("\(padded(paradigm.name, 12)) \(padded(status, 20)) \(paradigm.summary)")
+    print("\(padded(paradigm.name, 12)) \(padded("import \(paradigm.module)", 20)) \(paradigm.summary)")
     print("\(padded("", 12)) \(padded("", 20)) pick it when \(paradigm.pickWhen)")
 }
 
-let adapters = ParadigmCatalog.adapters.filter { adapter in paradigms.contains { $0.name == adapter.name } }
-guard !adapters.isEmpty else {
-    print("\n\(options.paradigm?.name ?? "No paradigm") has not landed yet: no scenarios to run.")
-    exit(0)
-}
-
-var mismatches = 0
-for scenario in scenarios {
+for scenario in report.scenarios {
     print("\nScenario \(scenario.id): \(scenario.summary)")
-    print("  \(padded("paradigm", 12)) \(padded("recomputes", 11)) observed")
-    for adapter in adapters {
-        let run = scenario.run(adapter)
-        let (expected, reason) = scenario.expectation(for: adapter)
-        let verdict: String
-        if run.outcome != expected {
-            mismatches += 1
-            verdict = "  UNEXPECTED: expected \(expected)"
-        } else if let reason {
-            verdict = "  (known difference: \(reason))"
-        } else {
-            verdict = ""
+    print(
+        "  \(padded("paradigm", 12)) \(padded("lines", 6, right: true)) \(padded("events", 7, right: true))"
+            + " \(padded("recomputes", 11, right: true)) \(padded("glitch", 7, right: true))"
+            + " \(padded("µs/update*", 11, right: true))  observed")
+    for row in scenario.results {
+        var observed = "\(row.observed)"
+        if let freed = row.freed { observed += freed ? ", freed" : ", NOT freed" }
+        if !row.asDocumented {
+            observed += "  UNEXPECTED"
+        } else if let reason = row.knownDifference {
+            observed += "  (known difference: \(reason))"
         }
-        print("  \(padded(adapter.name, 12)) \(padded("\(run.recomputations)", 11)) \(run.outcome)\(verdict)")
+        print(
+            "  \(padded(row.paradigm, 12)) \(padded(row.linesOfCode.map(String.init) ?? "–", 6, right: true))"
+                + " \(padded("\(row.events)", 7, right: true)) \(padded("\(row.recomputations)", 11, right: true))"
+                + " \(padded(row.glitches > 0 ? "yes" : "no", 7, right: true))"
+                + " \(padded(String(format: "%.1f", row.microsecondsPerUpdate), 11, right: true))  \(observed)")
     }
 }
-if mismatches > 0 {
-    print("\n\(mismatches) outcome(s) differ from what is documented.")
+print(
+    """
+
+    lines: the paradigm's adapter, the code that expresses these scenarios in it. events: values
+    its observer received. recomputes: derived-value recomputations. glitch: whether the observer
+    saw a mix of old and new inputs.
+    * indicative: the best of 50 runs of the whole scenario (build, writes, teardown) divided by its
+      writes, on this machine, in this build (`swift run -c release paradigms` for release timing).
+      Benchmarks/RESULTS.md has the real measurements.
+    """)
+if !mismatches.isEmpty {
+    print("\n\(mismatches.count) outcome(s) differ from what is documented.")
     exit(1)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one paradigm takes part in the shared scenarios.
 ///
 /// An adapter makes a fresh ``CellGraph`` for each scenario run, and lists the scenarios
@@ -12,11 +14,19 @@ public protocol ParadigmAdapter: Sendable {
 
     /// Scenario ids mapped to the documented outcome this paradigm produces instead.
     var knownDifferences: [String: KnownDifference] { get }
+
+    /// The lines of code of the adapter (its source file, without blank lines and
+    /// comments): what it takes to express the scenarios in this paradigm. `nil` when the
+    /// source is not at hand (a binary run away from its checkout).
+    var linesOfCode: Int? { get }
 }
 
 extension ParadigmAdapter {
     /// No known differences.
     public var knownDifferences: [String: KnownDifference] { [:] }
+
+    /// Unknown.
+    public var linesOfCode: Int? { nil }
 }
 
 /// Type-erased adapter, so that the shared suite can take adapters as test arguments.
@@ -37,6 +47,19 @@ public struct AnyParadigmAdapter: ParadigmAdapter, CustomStringConvertible {
     /// The wrapped adapter's known differences.
     public var knownDifferences: [String: KnownDifference] { base.knownDifferences }
 
+    /// The wrapped adapter's lines of code.
+    public var linesOfCode: Int? { base.linesOfCode }
+
     /// The paradigm's name.
     public var description: String { name }
+}
+
+/// The lines of Swift in the file at `path` that are neither blank nor comments; `nil` if it
+/// cannot be read.
+func linesOfCode(inFile path: String) -> Int? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).count { line in
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return !trimmed.isEmpty && !trimmed.hasPrefix("//")
+    }
 }

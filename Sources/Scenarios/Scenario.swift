@@ -60,15 +60,18 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
     public let summary: String
     /// The outcome every paradigm should produce.
     public let expected: ScenarioOutcome
+    /// How many times the scenario writes an input: the tour divides a run's time by it.
+    public let updates: Int
     private let body: @Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome
 
     init(
-        id: String, summary: String, expected: ScenarioOutcome,
+        id: String, summary: String, expected: ScenarioOutcome, updates: Int,
         body: @escaping @Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome
     ) {
         self.id = id
         self.summary = summary
         self.expected = expected
+        self.updates = updates
         self.body = body
     }
 

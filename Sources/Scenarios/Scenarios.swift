@@ -13,7 +13,8 @@ extension Scenario {
     public static let counter = Scenario(
         id: "counter",
         summary: "an input starts at 0 and is set to 1, 2, 3; the observer sees each value",
-        expected: ScenarioOutcome(values: [0, 1, 2, 3])
+        expected: ScenarioOutcome(values: [0, 1, 2, 3]),
+        updates: 4
     ) { makeGraph, _ in
         counterBody(makeGraph())
     }
@@ -22,7 +23,8 @@ extension Scenario {
     public static let derived = Scenario(
         id: "derived",
         summary: "b = a × 10 follows a as a goes 1, 2, 3",
-        expected: ScenarioOutcome(values: [10, 20, 30])
+        expected: ScenarioOutcome(values: [10, 20, 30]),
+        updates: 2
     ) { makeGraph, recorder in
         derivedBody(makeGraph(), recorder)
     }
@@ -31,7 +33,8 @@ extension Scenario {
     public static let diamond = Scenario(
         id: "diamond",
         summary: "b = a + 1, c = 2a, d = b + c; a goes 1, 2, 3; every d should be 3a + 1",
-        expected: ScenarioOutcome(values: [4, 7, 10])
+        expected: ScenarioOutcome(values: [4, 7, 10]),
+        updates: 2
     ) { makeGraph, recorder in
         diamondBody(makeGraph(), recorder)
     }
@@ -40,7 +43,8 @@ extension Scenario {
     public static let teardown = Scenario(
         id: "teardown",
         summary: "a diamond is built, observed, disconnected and dropped; everything is freed",
-        expected: ScenarioOutcome(values: [4, 7], freed: true)
+        expected: ScenarioOutcome(values: [4, 7], freed: true),
+        updates: 2
     ) { makeGraph, recorder in
         // The graph is made in this statement and released at its end, so only the graph's
         // own references (and any leak) can keep it alive when `isFreed` looks.

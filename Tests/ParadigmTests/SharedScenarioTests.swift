@@ -57,4 +57,12 @@ struct SharedScenarioTests {
         // d recomputes once per path from a on every write: 3 to build, 4 per write.
         #expect(run.recomputations == 3 + 2 * 4)
     }
+
+    @Test("every adapter reports the lines of code it takes, read from its source file")
+    func linesOfCode() throws {
+        for adapter in ParadigmCatalog.adapters {
+            let lines = try #require(adapter.linesOfCode, "\(adapter.name)")
+            #expect((10...400).contains(lines), "\(adapter.name): \(lines) lines")
+        }
+    }
 }

@@ -8,6 +8,9 @@ import ReactiveCore
 /// paths from the same input (the diamond) recomputes once per path and its observer sees
 /// the intermediate, inconsistent value: the glitch that a glitch-free paradigm avoids.
 public struct BaselineAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 

@@ -5,6 +5,9 @@ import Cycle
 /// derived cell always sees current inputs); an observer driver renders the models to the
 /// scenario's observers.
 public struct CycleAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 

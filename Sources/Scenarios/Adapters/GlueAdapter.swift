@@ -3,6 +3,9 @@ import Glue
 /// Glue in the shared scenarios: inputs are `Variable`s, derived cells are mapped and
 /// combined observables, observers subscribe for the current value and every change.
 public struct GlueAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 

@@ -3,6 +3,9 @@ import Incremental
 /// Incremental in the shared scenarios: inputs are `Input`s, derived cells are `map` and
 /// `map2` nodes, observers observe.
 public struct IncrementalAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 

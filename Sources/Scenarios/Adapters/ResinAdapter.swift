@@ -3,6 +3,9 @@ import Resin
 /// Resin in the shared scenarios: every input is a slot of the store's state written by a
 /// `SetCell` action; derived cells are Incremental values derived from the store's state.
 public struct ResinAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 

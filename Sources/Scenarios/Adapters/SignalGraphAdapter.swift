@@ -4,6 +4,9 @@ import SignalGraph
 /// is a signal map feeding a replication, observers are sensors. SignalGraph has no
 /// combining view, so a combination is a storage written by a sensor on each input.
 public struct SignalGraphAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 

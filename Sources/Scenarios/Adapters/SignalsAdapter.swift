@@ -4,6 +4,9 @@ import Signals
 /// chains (so the scenarios run synchronously), and a combination of two cells is a
 /// `Property` written by a chain from each: Signals has no combining operator.
 public struct SignalsAdapter: ParadigmAdapter {
+    /// The lines of code of this file.
+    public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
+
     /// Creates the adapter.
     public init() {}
 
