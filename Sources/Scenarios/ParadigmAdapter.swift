@@ -12,6 +12,10 @@ public protocol ParadigmAdapter: Sendable {
     /// A new, empty graph in the paradigm's types.
     func makeGraph() -> any CellGraph
 
+    /// The SignalGraph seed's list in the paradigm's types, holding `initial`, showing each
+    /// row with `label` (counted as a recomputation each time it is called).
+    func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline
+
     /// Scenario ids mapped to the documented outcome this paradigm produces instead.
     var knownDifferences: [String: KnownDifference] { get }
 
@@ -43,6 +47,11 @@ public struct AnyParadigmAdapter: ParadigmAdapter, CustomStringConvertible {
 
     /// A new graph from the wrapped adapter.
     public func makeGraph() -> any CellGraph { base.makeGraph() }
+
+    /// A new list from the wrapped adapter.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        base.makeList(initial: initial, label: label)
+    }
 
     /// The wrapped adapter's known differences.
     public var knownDifferences: [String: KnownDifference] { base.knownDifferences }

@@ -62,7 +62,16 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
     public let expected: ScenarioOutcome
     /// How many times the scenario writes an input: the tour divides a run's time by it.
     public let updates: Int
-    private let body: @Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome
+    private let body: Body
+
+    /// What a scenario runs on: cells made by a ``CellGraph``, or a ``ListPipeline``.
+    private enum Body: Sendable {
+        case cells(@Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome)
+        case list(
+            @Sendable (
+                _ makeList: ([ListRow], @escaping (ListRow) -> String) -> any ListPipeline, Recorder
+            ) -> ScenarioOutcome)
+    }
 
     init(
         id: String, summary: String, expected: ScenarioOutcome, updates: Int,
@@ -72,7 +81,21 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
         self.summary = summary
         self.expected = expected
         self.updates = updates
-        self.body = body
+        self.body = .cells(body)
+    }
+
+    init(
+        id: String, summary: String, expected: ScenarioOutcome, updates: Int,
+        listBody:
+            @escaping @Sendable (
+                _ makeList: ([ListRow], @escaping (ListRow) -> String) -> any ListPipeline, Recorder
+            ) -> ScenarioOutcome
+    ) {
+        self.id = id
+        self.summary = summary
+        self.expected = expected
+        self.updates = updates
+        self.body = .list(listBody)
     }
 
     /// The scenario's name.
@@ -81,7 +104,11 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
     /// Runs the scenario through a fresh graph from `adapter`.
     public func run(_ adapter: some ParadigmAdapter) -> ScenarioRun {
         let recorder = Recorder()
-        let outcome = body({ adapter.makeGraph() }, recorder)
+        let outcome =
+            switch body {
+            case .cells(let body): body({ adapter.makeGraph() }, recorder)
+            case .list(let body): body({ adapter.makeList(initial: $0, label: $1) }, recorder)
+            }
         return ScenarioRun(outcome: outcome, recomputations: recorder.recomputations)
     }
 
@@ -98,6 +125,9 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
 /// Counts recomputations of the derived cells a scenario builds.
 final class Recorder {
     private(set) var recomputations = 0
+
+    /// Counts one recomputation.
+    func tick() { recomputations += 1 }
 
     func counting(_ transform: @escaping (Int) -> Int) -> (Int) -> Int {
         { [unowned self] value in

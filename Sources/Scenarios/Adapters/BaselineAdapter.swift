@@ -20,6 +20,11 @@ public struct BaselineAdapter: ParadigmAdapter {
     /// A new graph of closure cells.
     public func makeGraph() -> any CellGraph { BaselineGraph() }
 
+    /// The list as a dictionary of rows and a view recomputed after every edit.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        BaselineList(initial, label: label)
+    }
+
     /// Eager push shows the diamond's intermediate values.
     public var knownDifferences: [String: KnownDifference] {
         let reason =
@@ -91,4 +96,27 @@ final class BaselineCell {
         observers[key] = sink
         return Connection(isolated: { self.observers[key] = nil })
     }
+}
+
+/// The baseline's list: the rows in a dictionary, the view recomputed from scratch after every
+/// edit and handed to an observer closure.
+final class BaselineList: ListPipeline {
+    private var rows: [Int: ListRow]
+    private let label: (ListRow) -> String
+    private var observer: (([String]) -> Void)?
+    private(set) var observedView: [String] = []
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        rows = rowsByID(initial)
+        self.label = label
+        observer = { [unowned self] in observedView = $0 }
+        observer?(scratchView(rows, label))
+    }
+
+    func apply(_ edit: ListEdit) {
+        edit.apply(to: &rows)
+        observer?(scratchView(rows, label))
+    }
+
+    func tearDown() { observer = nil }
 }

@@ -16,6 +16,12 @@ public struct CycleAdapter: ParadigmAdapter {
 
     /// A new loop.
     public func makeGraph() -> any CellGraph { CycleCellGraph() }
+
+    /// The list as a loop: each edit is an event; the reducer applies it to the rows and
+    /// recomputes the view in the models; a screen driver shows the view to the observer.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        CycleList(initial, label: label)
+    }
 }
 
 /// A cell: its number in the loop's models.
@@ -126,4 +132,67 @@ final class CycleCellGraph: CellGraph {
             observers.observers[cell.number]?.removeAll { $0.key == key }
         })
     }
+}
+
+/// The list program's models: the rows, and the view the reducer computes from them.
+struct ListModels {
+    var rows: [Int: ListRow]
+    var view: [String] = []
+}
+
+/// A driver that shows the view to the scenario's observer.
+final class ListScreen: Driver {
+    var show: ([String]) -> Void = { _ in }
+
+    func rendered(_ models: EventStream<ListModels>) -> EventStream<Never> {
+        EventStream { [self] _ in models.subscribe { [self] in show($0.view) } }
+    }
+}
+
+/// The list program: edits are events; the reducer applies each and recomputes the view.
+struct ListProgram: SinkSourceConverting {
+    enum DriverEvent {
+        case started
+        case edit(ListEdit)
+    }
+
+    let initial: [Int: ListRow]
+    let label: (ListRow) -> String
+    let screen: ListScreen
+
+    func eventsFrom(effects: EventStream<ListModels>) -> EventStream<DriverEvent> {
+        let rendered = screen.rendered(effects)
+        return EventStream { _ in rendered.subscribe { _ in } }
+    }
+
+    func effectsFrom(events: EventStream<(DriverEvent, ListModels)>) -> EventStream<ListModels> {
+        let label = label
+        return events.map { event, models in
+            var models = models
+            if case .edit(let edit) = event { edit.apply(to: &models.rows) }
+            models.view = scratchView(models.rows, label)
+            return models
+        }
+    }
+
+    func start() -> (DriverEvent, ListModels) { (.started, ListModels(rows: initial)) }
+}
+
+/// Cycle's list: a loop running `ListProgram`.
+final class CycleList: ListPipeline {
+    private let screen = ListScreen()
+    private let loop: CycleLoop<ListProgram>
+    private(set) var observedView: [String] = []
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        loop = CycleLoop(program: ListProgram(initial: rowsByID(initial), label: label, screen: screen))
+        screen.show = { [unowned self] in observedView = $0 }
+        observedView = loop.currentModels.view
+    }
+
+    func apply(_ edit: ListEdit) {
+        loop.receive(.edit(edit))
+    }
+
+    func tearDown() { loop.dispose() }
 }

@@ -14,6 +14,12 @@ public struct GlueAdapter: ParadigmAdapter {
 
     /// A new graph of Glue observables.
     public func makeGraph() -> any CellGraph { GlueGraph() }
+
+    /// The list as a `SetVariable` of rows and Glue's observable collections: filter, sorted
+    /// and map, each updated change by change.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        GlueList(initial, label: label)
+    }
 }
 
 /// A cell: any Glue observable integer, held by reference so the teardown scenario can
@@ -49,5 +55,37 @@ final class GlueGraph: CellGraph {
 
     func observe(_ cell: GlueCell, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.observable.subscribe(sink)
+    }
+}
+
+/// Glue's list: `filter → sorted → map` over a set of rows.
+final class GlueList: ListPipeline {
+    private let rows: SetVariable<ListRow>
+    private var byID: [Int: ListRow]
+    private var view: MappedObservableArray<SortedObservableArray<ListRow>, String>?
+    private var connection: Connection?
+    private(set) var observedView: [String] = []
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        byID = rowsByID(initial)
+        rows = SetVariable(Set(initial))
+        let view = rows.filter { !$0.done }.sorted(by: ListRow.isOrderedBefore).map(label)
+        self.view = view
+        connection = view.subscribe { [unowned self] in observedView = $0 }
+    }
+
+    func apply(_ edit: ListEdit) {
+        // Each edit is one change of the set: a replaced row leaves and joins in one change.
+        var next = byID
+        edit.apply(to: &next)
+        let old = Set(byID.values)
+        let new = Set(next.values)
+        rows.apply(.change(SetChange(removed: old.subtracting(new), inserted: new.subtracting(old))))
+        byID = next
+    }
+
+    func tearDown() {
+        connection?.disconnect()
+        view = nil
     }
 }

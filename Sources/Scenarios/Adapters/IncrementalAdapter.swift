@@ -14,6 +14,12 @@ public struct IncrementalAdapter: ParadigmAdapter {
 
     /// A new graph.
     public func makeGraph() -> any CellGraph { IncrementalCellGraph() }
+
+    /// The list as a dictionary input and Incremental's derived collections: filter, sort and
+    /// map, each updated edit by edit.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        IncrementalList(initial, label: label)
+    }
 }
 
 final class IncrementalCellGraph: CellGraph {
@@ -38,4 +44,37 @@ final class IncrementalCellGraph: CellGraph {
     func observe(_ cell: I<Int>, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.observe(sink)
     }
+}
+
+/// Incremental's list: `filterEntries → sortedEntries → mapElements` over a dictionary input.
+final class IncrementalList: ListPipeline {
+    private let graph = Graph()
+    private let rows: DictionaryInput<Int, ListRow>
+    private var connection: Connection?
+    private(set) var observedView: [String] = []
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        rows = graph.dictionaryInput(rowsByID(initial))
+        let view = rows.filterEntries { _, row in !row.done }
+            .sortedEntries { ListRow.isOrderedBefore($0.value, $1.value) }
+            .mapElements { label($0.value) }
+        connection = view.observe { [unowned self] in observedView = $0.elements }
+    }
+
+    func apply(_ edit: ListEdit) {
+        switch edit {
+        case .upsert(let row): rows[row.id] = row
+        case .delete(let id): rows.removeValue(forKey: id)
+        case .reset(let new):
+            // One batch: the observer sees the new rows at once, never a half-reset view.
+            graph.batch {
+                for id in rows.value.entries.keys where !new.contains(where: { $0.id == id }) {
+                    rows.removeValue(forKey: id)
+                }
+                for row in new { rows[row.id] = row }
+            }
+        }
+    }
+
+    func tearDown() { connection?.disconnect() }
 }

@@ -14,6 +14,13 @@ public struct ResinAdapter: ParadigmAdapter {
 
     /// A new store.
     public func makeGraph() -> any CellGraph { ResinCellGraph() }
+
+    /// The list as the rows in the store's state, changed by an action, and the view as an
+    /// Incremental value derived from the focused rows (recomputed from them: the slice is a
+    /// plain dictionary).
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        ResinList(initial, label: label)
+    }
 }
 
 /// The scenarios' state: the values of the inputs, by cell number.
@@ -69,4 +76,35 @@ final class ResinCellGraph: CellGraph {
     func observe(_ cell: ResinCell, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.value.observe(sink)
     }
+}
+
+/// The list scenario's state: the rows by id.
+struct ListState: Equatable {
+    var rows: [Int: ListRow]
+}
+
+/// Applies one edit to the rows.
+struct EditRows: Action {
+    var edit: ListEdit
+}
+
+/// Resin's list: a store of rows, a reducer for the edits, and the view derived from the
+/// focused rows.
+final class ResinList: ListPipeline {
+    private let store: Store<ListState>
+    private var connection: Connection?
+    private(set) var observedView: [String] = []
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        store = Store(initialState: ListState(rows: rowsByID(initial)), scheduler: TestScheduler())
+        store.register(Reducer<ListState, EditRows> { state, action in action.edit.apply(to: &state.rows) })
+        let view = store.focus(\.rows).state.map { scratchView($0, label) }
+        connection = view.observe { [unowned self] in observedView = $0 }
+    }
+
+    func apply(_ edit: ListEdit) {
+        store.dispatch(EditRows(edit: edit))
+    }
+
+    func tearDown() { connection?.disconnect() }
 }

@@ -16,6 +16,12 @@ public struct SignalGraphAdapter: ParadigmAdapter {
     /// A new set of storages.
     public func makeGraph() -> any CellGraph { SignalGraphCellGraph() }
 
+    /// The seed's own pipeline: an editable dictionary storage, a filtering view, a sorting
+    /// view and a mapping view, replicated for the observer.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        SignalGraphList(initial, label: label)
+    }
+
     /// Combining two storages by hand pushes each change as it arrives.
     public var knownDifferences: [String: KnownDifference] {
         let reason =
@@ -104,5 +110,40 @@ final class SignalGraphCellGraph: CellGraph {
         }
         cell.emitter.register(sensor)
         return Connection(isolated: { cell.emitter.deregister(sensor) })
+    }
+}
+
+/// SignalGraph's list: the seed's storages and views, torn down in reverse.
+final class SignalGraphList: ListPipeline {
+    private let rows = EditableDictionaryStorage<Int, ListRow>()
+    private let visible = DictionaryFilteringDictionaryStorage<Int, ListRow> { _, row in !row.done }
+    private let sorted = DictionarySortingArrayStorage<Int, ListRow> { ListRow.isOrderedBefore($0.value, $1.value) }
+    private let labels: ArraySignalMapStorage<(key: Int, value: ListRow), String>
+    private let replica = ReplicatingArrayStorage<String>()
+
+    var observedView: [String] { replica.state }
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        labels = ArraySignalMapStorage { label($0.value) }
+        rows.state = rowsByID(initial)
+        rows.register(visible)
+        visible.register(sorted)
+        sorted.register(labels)
+        labels.register(replica)
+    }
+
+    func apply(_ edit: ListEdit) {
+        switch edit {
+        case .upsert(let row): rows[row.id] = row
+        case .delete(let id): rows.removeValue(forKey: id)
+        case .reset(let new): rows.state = rowsByID(new)
+        }
+    }
+
+    func tearDown() {
+        labels.deregister(replica)
+        sorted.deregister(labels)
+        visible.deregister(sorted)
+        rows.deregister(visible)
     }
 }

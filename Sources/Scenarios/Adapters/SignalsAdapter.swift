@@ -16,6 +16,12 @@ public struct SignalsAdapter: ParadigmAdapter {
     /// A new set of chains.
     public func makeGraph() -> any CellGraph { SignalsCellGraph() }
 
+    /// The list as a `Property` of the rows and a `noDispatch()` chain that maps them to the
+    /// view, from scratch: Signals has no collection operators.
+    public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
+        SignalsList(initial, label: label)
+    }
+
     /// Combining two chains by hand pushes eagerly, as the baseline does.
     public var knownDifferences: [String: KnownDifference] {
         let reason =
@@ -74,4 +80,26 @@ final class SignalsCellGraph: CellGraph {
         let sink = IsolatedSink(sink)
         return cell.observable.subscribe { sink($0) }
     }
+}
+
+/// Signals' list: a property of the rows, and a chain that maps each new value of it to the
+/// view and hands the view to the observer.
+final class SignalsList: ListPipeline {
+    private let rows: Property<[Int: ListRow]>
+    private let chains = ObservableCollection()
+    private(set) var observedView: [String] = []
+
+    init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
+        rows = Property(value: rowsByID(initial))
+        // One thread, and the chain runs inline on it: `IsolatedFunction`'s contract.
+        let view = IsolatedFunction<[Int: ListRow], [String]> { scratchView($0, label) }
+        let seen = IsolatedSink<[String]> { [unowned self] in observedView = $0 }
+        rows.didSet.noDispatch().map { view($0) }.then { seen($0) }.append(to: chains)
+    }
+
+    func apply(_ edit: ListEdit) {
+        rows.modify { edit.apply(to: &$0) }
+    }
+
+    func tearDown() { chains.removeAll() }
 }
