@@ -16,6 +16,9 @@ public protocol ParadigmAdapter: Sendable {
     /// row with `label` (counted as a recomputation each time it is called).
     func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline
 
+    /// A search box in the paradigm's types, on `environment`'s virtual time and backend.
+    func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox
+
     /// Scenario ids mapped to the documented outcome this paradigm produces instead.
     var knownDifferences: [String: KnownDifference] { get }
 
@@ -47,6 +50,11 @@ public struct AnyParadigmAdapter: ParadigmAdapter, CustomStringConvertible {
 
     /// A new graph from the wrapped adapter.
     public func makeGraph() -> any CellGraph { base.makeGraph() }
+
+    /// A new search box from the wrapped adapter.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        base.makeSearchBox(in: environment)
+    }
 
     /// A new list from the wrapped adapter.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {

@@ -71,6 +71,7 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
             @Sendable (
                 _ makeList: ([ListRow], @escaping (ListRow) -> String) -> any ListPipeline, Recorder
             ) -> ScenarioOutcome)
+        case search(@Sendable (_ makeSearchBox: (SearchEnvironment) -> any SearchBox) -> ScenarioOutcome)
     }
 
     init(
@@ -98,6 +99,17 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
         self.body = .list(listBody)
     }
 
+    init(
+        id: String, summary: String, expected: ScenarioOutcome, updates: Int,
+        searchBody: @escaping @Sendable (_ makeSearchBox: (SearchEnvironment) -> any SearchBox) -> ScenarioOutcome
+    ) {
+        self.id = id
+        self.summary = summary
+        self.expected = expected
+        self.updates = updates
+        self.body = .search(searchBody)
+    }
+
     /// The scenario's name.
     public var description: String { id }
 
@@ -108,6 +120,7 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
             switch body {
             case .cells(let body): body({ adapter.makeGraph() }, recorder)
             case .list(let body): body({ adapter.makeList(initial: $0, label: $1) }, recorder)
+            case .search(let body): body { adapter.makeSearchBox(in: $0) }
             }
         return ScenarioRun(outcome: outcome, recomputations: recorder.recomputations)
     }

@@ -2,7 +2,7 @@ import ReactiveCore
 
 extension Scenario {
     /// Every shared scenario, in the order the tour shows them.
-    public static let all: [Scenario] = [counter, derived, diamond, list, teardown]
+    public static let all: [Scenario] = [counter, derived, diamond, list, search, teardown]
 
     /// The scenario named `id`, if there is one.
     public static func named(_ id: String) -> Scenario? {

@@ -20,6 +20,12 @@ public struct BaselineAdapter: ParadigmAdapter {
     /// A new graph of closure cells.
     public func makeGraph() -> any CellGraph { BaselineGraph() }
 
+    /// The search box as closures: typing goes through the shared throttle; a new request
+    /// cancels the one in flight.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        BaselineSearchBox(environment)
+    }
+
     /// The list as a dictionary of rows and a view recomputed after every edit.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
         BaselineList(initial, label: label)
@@ -119,4 +125,25 @@ final class BaselineList: ListPipeline {
     }
 
     func tearDown() { observer = nil }
+}
+
+/// The baseline's search box.
+final class BaselineSearchBox: SearchBox {
+    private var throttle: Throttle?
+    private var inFlight: Connection?
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            inFlight?.disconnect()
+            inFlight = environment.backend.search(query) { [unowned self] in shownResults = $0 }
+        }
+    }
+
+    func type(_ text: String) { throttle?.offer(text) }
+
+    func tearDown() {
+        throttle?.cancel()
+        inFlight?.disconnect()
+    }
 }

@@ -17,6 +17,13 @@ public struct CycleAdapter: ParadigmAdapter {
     /// A new loop.
     public func makeGraph() -> any CellGraph { CycleCellGraph() }
 
+    /// The search box as a loop: throttled queries are events (the shared throttle plays the
+    /// keyboard driver); the reducer puts the latest request in the models; a backend driver
+    /// sends it and reports the answer as an event; a screen driver shows the results.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        CycleSearchBox(environment)
+    }
+
     /// The list as a loop: each edit is an event; the reducer applies it to the rows and
     /// recomputes the view in the models; a screen driver shows the view to the observer.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
@@ -195,4 +202,90 @@ final class CycleList: ListPipeline {
     }
 
     func tearDown() { loop.dispose() }
+}
+
+/// The search program's models: the request the backend should be answering, and the
+/// results to show.
+struct SearchModels {
+    var request: String?
+    var results: [String] = []
+}
+
+/// Sends the models' request to the backend when it changes, cancelling the one in flight,
+/// and reports each answer; shows the results.
+final class SearchDrivers {
+    let backend: SearchBackend
+    var show: ([String]) -> Void = { _ in }
+    private var sent: String?
+    private var inFlight: Connection?
+
+    init(backend: SearchBackend) { self.backend = backend }
+
+    func rendered(_ models: EventStream<SearchModels>) -> EventStream<SearchProgram.DriverEvent> {
+        EventStream { [self] report in
+            models.subscribe { [self] models in
+                show(models.results)
+                guard let request = models.request, request != sent else { return }
+                sent = request
+                inFlight?.disconnect()
+                inFlight = backend.search(request) { report(.answered(query: request, results: $0)) }
+            }
+        }
+    }
+
+    func cancel() { inFlight?.disconnect() }
+}
+
+/// The search program: a throttled query becomes the request; an answer to it, the results.
+struct SearchProgram: SinkSourceConverting {
+    enum DriverEvent {
+        case started
+        case query(String)
+        case answered(query: String, results: [String])
+    }
+
+    let drivers: SearchDrivers
+
+    func eventsFrom(effects: EventStream<SearchModels>) -> EventStream<DriverEvent> {
+        drivers.rendered(effects)
+    }
+
+    func effectsFrom(events: EventStream<(DriverEvent, SearchModels)>) -> EventStream<SearchModels> {
+        events.map { event, models in
+            var models = models
+            switch event {
+            case .started: break
+            case .query(let query): models.request = query
+            case .answered(let query, let results) where query == models.request: models.results = results
+            case .answered: break  // an answer to an earlier request
+            }
+            return models
+        }
+    }
+
+    func start() -> (DriverEvent, SearchModels) { (.started, SearchModels()) }
+}
+
+/// Cycle's search box.
+final class CycleSearchBox: SearchBox {
+    private let drivers: SearchDrivers
+    private let loop: CycleLoop<SearchProgram>
+    private var throttle: Throttle?
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        drivers = SearchDrivers(backend: environment.backend)
+        loop = CycleLoop(program: SearchProgram(drivers: drivers))
+        drivers.show = { [unowned self] in shownResults = $0 }
+        let loop = loop
+        throttle = Throttle(scheduler: environment.scheduler) { loop.receive(.query($0)) }
+    }
+
+    func type(_ text: String) { throttle?.offer(text) }
+
+    func tearDown() {
+        throttle?.cancel()
+        drivers.cancel()
+        loop.dispose()
+    }
 }

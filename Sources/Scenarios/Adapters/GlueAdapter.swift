@@ -15,6 +15,13 @@ public struct GlueAdapter: ParadigmAdapter {
     /// A new graph of Glue observables.
     public func makeGraph() -> any CellGraph { GlueGraph() }
 
+    /// The search box as two `Variable`s, the query and the results: the query's future
+    /// values go through the shared throttle (Glue has no time operators); the latest
+    /// request's answer sets the results.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        GlueSearchBox(environment)
+    }
+
     /// The list as a `SetVariable` of rows and Glue's observable collections: filter, sorted
     /// and map, each updated change by change.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
@@ -87,5 +94,35 @@ final class GlueList: ListPipeline {
     func tearDown() {
         connection?.disconnect()
         view = nil
+    }
+}
+
+/// Glue's search box.
+final class GlueSearchBox: SearchBox {
+    private let query = Variable("")
+    private let results = Variable<[String]>([])
+    private var throttle: Throttle?
+    private var inFlight: Connection?
+    private var connections: [Connection] = []
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        let results = results
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            inFlight?.disconnect()
+            inFlight = environment.backend.search(query) { results.value = $0 }
+        }
+        connections = [
+            query.futureValues.subscribe { [unowned self] in throttle?.offer($0) },
+            results.subscribe { [unowned self] in shownResults = $0 },
+        ]
+    }
+
+    func type(_ text: String) { query.value = text }
+
+    func tearDown() {
+        for connection in connections { connection.disconnect() }
+        throttle?.cancel()
+        inFlight?.disconnect()
     }
 }

@@ -15,6 +15,13 @@ public struct IncrementalAdapter: ParadigmAdapter {
     /// A new graph.
     public func makeGraph() -> any CellGraph { IncrementalCellGraph() }
 
+    /// The search box as two inputs, the query and the results: an observer of the query
+    /// feeds the shared throttle (Incremental has no time operators); the latest request's
+    /// answer writes the results.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        IncrementalSearchBox(environment)
+    }
+
     /// The list as a dictionary input and Incremental's derived collections: filter, sort and
     /// map, each updated edit by edit.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
@@ -77,4 +84,42 @@ final class IncrementalList: ListPipeline {
     }
 
     func tearDown() { connection?.disconnect() }
+}
+
+/// Incremental's search box.
+final class IncrementalSearchBox: SearchBox {
+    private let graph = Graph()
+    private let query: Input<String>
+    private let results: Input<[String]>
+    private var throttle: Throttle?
+    private var inFlight: Connection?
+    private var connections: [Connection] = []
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        query = graph.input("")
+        results = graph.input([])
+        let results = results
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            inFlight?.disconnect()
+            inFlight = environment.backend.search(query) { results.write($0) }
+        }
+        var typedYet = false
+        connections = [
+            query.observe { [unowned self] text in
+                // The first call is the current value, not a keystroke.
+                if typedYet { throttle?.offer(text) }
+                typedYet = true
+            },
+            results.observe { [unowned self] in shownResults = $0 },
+        ]
+    }
+
+    func type(_ text: String) { query.write(text) }
+
+    func tearDown() {
+        for connection in connections { connection.disconnect() }
+        throttle?.cancel()
+        inFlight?.disconnect()
+    }
 }

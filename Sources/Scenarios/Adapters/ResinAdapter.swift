@@ -15,6 +15,13 @@ public struct ResinAdapter: ParadigmAdapter {
     /// A new store.
     public func makeGraph() -> any CellGraph { ResinCellGraph() }
 
+    /// The search box as a store: typing is an action whose middleware feeds the shared
+    /// throttle; a sent request and its answer are actions too, and the reducer shows an answer
+    /// only if it is for the latest request.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        ResinSearchBox(environment)
+    }
+
     /// The list as the rows in the store's state, changed by an action, and the view as an
     /// Incremental value derived from the focused rows (recomputed from them: the slice is a
     /// plain dictionary).
@@ -107,4 +114,56 @@ final class ResinList: ListPipeline {
     }
 
     func tearDown() { connection?.disconnect() }
+}
+
+/// The search box's state.
+struct SearchState: Equatable {
+    var query = ""
+    var latestRequest: String?
+    var results: [String] = []
+}
+
+/// The user typed.
+struct Typed: Action { var text: String }
+/// A request went out.
+struct Requested: Action { var query: String }
+/// The backend answered.
+struct Answered: Action {
+    var query: String
+    var results: [String]
+}
+
+/// Resin's search box.
+final class ResinSearchBox: SearchBox {
+    private let store = Store(initialState: SearchState(), scheduler: TestScheduler())
+    private var throttle: Throttle?
+    private var inFlight: [Connection] = []
+    private var connection: Connection?
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        let store = store
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            store.dispatch(Requested(query: query))
+            inFlight.append(environment.backend.search(query) { store.dispatch(Answered(query: query, results: $0)) })
+        }
+        store.register(Reducer<SearchState, Typed> { state, typed in state.query = typed.text })
+        store.register(Reducer<SearchState, Requested> { state, sent in state.latestRequest = sent.query })
+        store.register(
+            Reducer<SearchState, Answered> { state, answer in
+                // Latest wins: an answer to an earlier request is dropped.
+                if answer.query == state.latestRequest { state.results = answer.results }
+            })
+        store.register(
+            Middleware<SearchState>.on(Typed.self) { [unowned self] typed, _ in throttle?.offer(typed.text) })
+        connection = store.focus(\.results).state.observe { [unowned self] in shownResults = $0 }
+    }
+
+    func type(_ text: String) { store.dispatch(Typed(text: text)) }
+
+    func tearDown() {
+        connection?.disconnect()
+        throttle?.cancel()
+        for request in inFlight { request.disconnect() }
+    }
 }

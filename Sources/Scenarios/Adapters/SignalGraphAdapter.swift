@@ -16,6 +16,13 @@ public struct SignalGraphAdapter: ParadigmAdapter {
     /// A new set of storages.
     public func makeGraph() -> any CellGraph { SignalGraphCellGraph() }
 
+    /// The search box as two editable value storages, the query and the results, each with a
+    /// state handler: the query's feeds the shared throttle (SignalGraph has no time), the
+    /// latest request's answer sets the results, whose handler shows them.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        SignalGraphSearchBox(environment)
+    }
+
     /// The seed's own pipeline: an editable dictionary storage, a filtering view, a sorting
     /// view and a mapping view, replicated for the observer.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
@@ -145,5 +152,41 @@ final class SignalGraphList: ListPipeline {
         sorted.deregister(labels)
         visible.deregister(sorted)
         rows.deregister(visible)
+    }
+}
+
+/// SignalGraph's search box, torn down in reverse.
+final class SignalGraphSearchBox: SearchBox {
+    private let query = EditableValueStorage("")
+    private let results = EditableValueStorage<[String]>([])
+    private var queryHandler: StateHandler<String, String>?
+    private var resultsHandler: StateHandler<[String], [String]>?
+    private var throttle: Throttle?
+    private var inFlight: Connection?
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        let results = results
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            inFlight?.disconnect()
+            inFlight = environment.backend.search(query) { results.state = $0 }
+        }
+        let queryHandler = StateHandler<String, String>(didTransition: { [unowned self] in throttle?.offer($0) })
+        let resultsHandler = StateHandler<[String], [String]>(
+            didInitiate: { [unowned self] in shownResults = $0 },
+            didTransition: { [unowned self] in shownResults = $0 })
+        query.register(queryHandler)
+        results.register(resultsHandler)
+        (self.queryHandler, self.resultsHandler) = (queryHandler, resultsHandler)
+    }
+
+    func type(_ text: String) { query.state = text }
+
+    func tearDown() {
+        if let queryHandler { query.deregister(queryHandler) }
+        if let resultsHandler { results.deregister(resultsHandler) }
+        (queryHandler, resultsHandler) = (nil, nil)
+        throttle?.cancel()
+        inFlight?.disconnect()
     }
 }

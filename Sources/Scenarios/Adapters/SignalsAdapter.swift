@@ -16,6 +16,13 @@ public struct SignalsAdapter: ParadigmAdapter {
     /// A new set of chains.
     public func makeGraph() -> any CellGraph { SignalsCellGraph() }
 
+    /// The search box as two `Property`s, the query and the results, with `noDispatch()`
+    /// chains: the query's chain feeds the shared throttle (Signals' `throttle` is leading-edge
+    /// only, so it would drop the last query typed); the results' chain shows them.
+    public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
+        SignalsSearchBox(environment)
+    }
+
     /// The list as a `Property` of the rows and a `noDispatch()` chain that maps them to the
     /// view, from scratch: Signals has no collection operators.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
@@ -102,4 +109,36 @@ final class SignalsList: ListPipeline {
     }
 
     func tearDown() { chains.removeAll() }
+}
+
+/// Signals' search box.
+final class SignalsSearchBox: SearchBox {
+    private let query = Property(value: "")
+    private let results = Property<[String]>(value: [])
+    private let chains = ObservableCollection()
+    private var throttle: Throttle?
+    private var inFlight: Connection?
+    private(set) var shownResults: [String] = []
+
+    init(_ environment: SearchEnvironment) {
+        let results = results
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            inFlight?.disconnect()
+            inFlight = environment.backend.search(query) { results.value = $0 }
+        }
+        // One thread, chains inline on it: `IsolatedSink`'s contract.
+        let offer = IsolatedSink<String> { [unowned self] in throttle?.offer($0) }
+        let show = IsolatedSink<[String]> { [unowned self] in shownResults = $0 }
+        // discard(first: 1): the chain first receives the current query (replay), not a keystroke.
+        query.didSet.noDispatch().discard(first: 1).then { offer($0) }.append(to: chains)
+        results.didSet.noDispatch().then { show($0) }.append(to: chains)
+    }
+
+    func type(_ text: String) { query.value = text }
+
+    func tearDown() {
+        chains.removeAll()
+        throttle?.cancel()
+        inFlight?.disconnect()
+    }
 }

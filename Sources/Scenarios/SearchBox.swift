@@ -1,0 +1,159 @@
+import ReactiveCore
+
+/// A search box in one paradigm: what the user types is throttled into requests to a
+/// backend, and the results area shows the answer to the latest request.
+///
+/// The rules every paradigm follows, on the scenario's virtual time:
+/// - **Throttle**, leading and trailing, ``SearchBoxRules/pause`` long: a query typed while no
+///   pause is running is sent at once and starts a pause; the last query typed during a pause
+///   is sent when it ends (and starts another), unless it is the query last sent.
+/// - **Latest wins**: only the answer to the latest request is shown; an answer to an earlier
+///   one is dropped (or its request cancelled).
+public protocol SearchBox: AnyObject {
+    /// The user edits the text field: the query is now `text`.
+    func type(_ text: String)
+    /// What the results area shows.
+    var shownResults: [String] { get }
+    /// Stops observing and cancels what is in flight.
+    func tearDown()
+}
+
+/// The fixed parts of the search-box scenario.
+public enum SearchBoxRules {
+    /// The throttle's pause.
+    public static let pause = Duration.milliseconds(300)
+    /// How long the backend takes to answer.
+    public static let latency = Duration.milliseconds(400)
+    /// What the backend searches.
+    static let words = ["swift", "swiftly", "swim", "swing", "sort", "stream"]
+
+    /// The backend's answer: the words with `query` as prefix, none for an empty query.
+    public static func results(for query: String) -> [String] {
+        query.isEmpty ? [] : words.filter { $0.hasPrefix(query) }
+    }
+}
+
+/// A backend on virtual time: answers each request after ``SearchBoxRules/latency``.
+public final class SearchBackend {
+    private let scheduler: TestScheduler
+    /// The queries requested, in order.
+    public private(set) var requests: [String] = []
+
+    init(scheduler: TestScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Requests `query`; `reply` gets the results after the latency unless the returned
+    /// connection is disconnected first.
+    public func search(_ query: String, reply: @escaping ([String]) -> Void) -> Connection {
+        requests.append(query)
+        return scheduler.schedule(
+            after: SearchBoxRules.latency, isolated: { reply(SearchBoxRules.results(for: query)) })
+    }
+}
+
+/// Where a search box runs: the scenario's clock and backend.
+public struct SearchEnvironment {
+    /// Virtual time.
+    public let scheduler: TestScheduler
+    /// The backend.
+    public let backend: SearchBackend
+}
+
+/// The throttle's rule as a small state machine, for paradigms with no throttle of their
+/// own (their adapters say so): `offer` each typed query; `send` is called for each query
+/// to send, at once or when a pause ends.
+final class Throttle {
+    private let scheduler: TestScheduler
+    private let send: (String) -> Void
+    private var pause: Connection?
+    private var lastSent: String?
+    private var waiting: String?
+
+    init(scheduler: TestScheduler, send: @escaping (String) -> Void) {
+        self.scheduler = scheduler
+        self.send = send
+    }
+
+    func offer(_ query: String) {
+        if pause == nil {
+            emit(query)
+        } else {
+            waiting = query
+        }
+    }
+
+    private func emit(_ query: String) {
+        lastSent = query
+        waiting = nil
+        send(query)
+        pause = scheduler.schedule(after: SearchBoxRules.pause, isolated: { [weak self] in self?.pauseEnded() })
+    }
+
+    private func pauseEnded() {
+        pause = nil
+        if let waiting, waiting != lastSent { emit(waiting) }
+        waiting = nil
+    }
+
+    func cancel() {
+        pause?.disconnect()
+        pause = nil
+    }
+}
+
+extension Scenario {
+    /// When the user types what: (milliseconds, text).
+    static let typing: [(Int, String)] = [
+        (0, "s"), (100, "sw"), (200, "swi"), (250, "swif"), (800, "swim"), (1_500, ""),
+    ]
+
+    /// The search box: throttled typing, requests with latency, latest answer wins.
+    public static let search = Scenario(
+        id: "search",
+        summary:
+            "typing s, sw, swi, swif (0–250 ms), swim (800 ms), nothing (1.5 s); requests throttled to one per 300 ms, answered after 400 ms; the number of results shown",
+        expected: ScenarioOutcome(values: [0, 2, 1, 0], freed: true),
+        updates: typing.count,
+        searchBody: { makeSearchBox in
+            let (outcome, isFreed) = searchBody(makeSearchBox)
+            return ScenarioOutcome(values: outcome.values, glitches: outcome.glitches, freed: isFreed())
+        })
+}
+
+/// Types on virtual time and records what the results area shows. A stale answer shown, or
+/// requests other than the throttle's, count as glitches.
+private func searchBody(
+    _ makeSearchBox: (SearchEnvironment) -> any SearchBox
+) -> (ScenarioOutcome, isFreed: () -> Bool) {
+    let scheduler = TestScheduler()
+    let backend = SearchBackend(scheduler: scheduler)
+    let box = makeSearchBox(SearchEnvironment(scheduler: scheduler, backend: backend))
+    var shown = [box.shownResults.count]
+    var glitches = 0
+    var last = box.shownResults
+    func look() {
+        guard box.shownResults != last else { return }
+        last = box.shownResults
+        shown.append(last.count)
+        // Only the latest request's answer may be shown.
+        if last != SearchBoxRules.results(for: backend.requests.last ?? "") { glitches += 1 }
+    }
+    for (milliseconds, text) in Scenario.typing {
+        // Step through time so every change of the results area is seen.
+        while let next = scheduler.nextInstant, next <= .zero + .milliseconds(milliseconds) {
+            scheduler.advance(to: next)
+            look()
+        }
+        scheduler.advance(to: .zero + .milliseconds(milliseconds))
+        box.type(text)
+        look()
+    }
+    while let next = scheduler.nextInstant {
+        scheduler.advance(to: next)
+        look()
+    }
+    if backend.requests != ["s", "swif", "swim", ""] { glitches += 1 }
+    box.tearDown()
+    return (ScenarioOutcome(values: shown, glitches: glitches), { [weak box] in box == nil })
+}
