@@ -102,6 +102,28 @@ final class Throttle {
     }
 }
 
+/// Throttled queries sent to the backend, the request in flight cancelled when a newer one
+/// goes out (latest wins), each answer handed to `answer`: what the search boxes of the
+/// paradigms that cancel requests share.
+final class ThrottledSearch {
+    private var throttle: Throttle?
+    private var inFlight: Connection?
+
+    init(_ environment: SearchEnvironment, answer: @escaping ([String]) -> Void) {
+        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+            inFlight?.disconnect()
+            inFlight = environment.backend.search(query, reply: answer)
+        }
+    }
+
+    func offer(_ query: String) { throttle?.offer(query) }
+
+    func cancel() {
+        throttle?.cancel()
+        inFlight?.disconnect()
+    }
+}
+
 extension Scenario {
     /// When the user types what: (milliseconds, text).
     static let typing: [(Int, String)] = [

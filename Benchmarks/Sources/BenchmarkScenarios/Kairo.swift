@@ -181,13 +181,10 @@ func broadPropagation(_ implementation: String) throws -> any ScenarioRunner {
         let connections = (0..<branches).map { index in
             head.map { $0 + index }.map { $0 + 1 }.observe { recordBranch(index, $0) }
         }
-        return ClosureRunner(keep: [connections, graph]) {
-            effect.runs = 0
-            for value in values() {
-                graph.batch { head.write(value) }
-                try expect("Incremental", head: value)
-            }
-            try expectRuns("Incremental")
+        return KairoRunner(
+            "Incremental", keep: [connections, graph], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            graph.batch { head.write(value) }
         }
     case "Observation":
         let head = ObservedCell(0)
@@ -196,37 +193,28 @@ func broadPropagation(_ implementation: String) throws -> any ScenarioRunner {
             let a = { head.value + index }
             effects.effect { recordBranch(index, a() + 1) }
         }
-        return ClosureRunner(keep: [effects]) {
-            effect.runs = 0
-            for value in values() {
-                effects.batch { head.value = value }
-                try expect("Observation", head: value)
-            }
-            try expectRuns("Observation")
+        return KairoRunner(
+            "Observation", keep: [effects], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            effects.batch { head.value = value }
         }
     case "OpenCombine":
         let head = CurrentValueSubject<Int, Never>(0)
         let cancellables = (0..<branches).map { index in
             head.map { $0 + index }.map { $0 + 1 }.sink { recordBranch(index, $0) }
         }
-        return ClosureRunner(keep: [cancellables]) {
-            effect.runs = 0
-            for value in values() {
-                head.send(value)
-                try expect("OpenCombine", head: value)
-            }
-            try expectRuns("OpenCombine")
+        return KairoRunner(
+            "OpenCombine", keep: [cancellables], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            head.send(value)
         }
     case "Baseline":
         var effects: [(Int) -> Void] = []
         for index in 0..<branches { effects.append { head in recordBranch(index, head + index + 1) } }
-        return ClosureRunner {
-            effect.runs = 0
-            for value in values() {
-                for run in effects { run(value) }
-                try expect("baseline", head: value)
-            }
-            try expectRuns("baseline")
+        return KairoRunner(
+            "baseline", keep: [], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            for run in effects { run(value) }
         }
     default: throw KairoCases.unknown(implementation)
     }
@@ -238,10 +226,7 @@ func broadPropagation(_ implementation: String) throws -> any ScenarioRunner {
 func deepPropagation(_ implementation: String) throws -> any ScenarioRunner {
     let effect = Counter()
     let depth = 50
-    let record: (Int) -> Void = { value in
-        effect.runs += 1
-        effect.last = value
-    }
+    let record = effect.record
     func expect(_ name: String, head: Int) throws {
         try check(
             effect.last == head + depth, "\(name): the end of the chain is \(effect.last), expected \(head + depth)")
@@ -258,13 +243,10 @@ func deepPropagation(_ implementation: String) throws -> any ScenarioRunner {
         var node: I<Int> = head
         for _ in 0..<depth { node = node.map { $0 + 1 } }
         let connection = node.observe(record)
-        return ClosureRunner(keep: [connection, graph]) {
-            effect.runs = 0
-            for value in values() {
-                graph.batch { head.write(value) }
-                try expect("Incremental", head: value)
-            }
-            try expectRuns("Incremental")
+        return KairoRunner(
+            "Incremental", keep: [connection, graph], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            graph.batch { head.write(value) }
         }
     case "Observation":
         let head = ObservedCell(0)
@@ -272,37 +254,28 @@ func deepPropagation(_ implementation: String) throws -> any ScenarioRunner {
         var node: () -> Int = { head.value }
         for _ in 0..<depth { node = { [node] in node() + 1 } }
         effects.effect { [node] in record(node()) }
-        return ClosureRunner(keep: [effects]) {
-            effect.runs = 0
-            for value in values() {
-                effects.batch { head.value = value }
-                try expect("Observation", head: value)
-            }
-            try expectRuns("Observation")
+        return KairoRunner(
+            "Observation", keep: [effects], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            effects.batch { head.value = value }
         }
     case "OpenCombine":
         let head = CurrentValueSubject<Int, Never>(0)
         var node = head.eraseToAnyPublisher()
         for _ in 0..<depth { node = node.map { $0 + 1 }.eraseToAnyPublisher() }
         let cancellable = node.sink(receiveValue: record)
-        return ClosureRunner(keep: [cancellable]) {
-            effect.runs = 0
-            for value in values() {
-                head.send(value)
-                try expect("OpenCombine", head: value)
-            }
-            try expectRuns("OpenCombine")
+        return KairoRunner(
+            "OpenCombine", keep: [cancellable], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            head.send(value)
         }
     case "Baseline":
         var node: (Int) -> Int = { $0 }
         for _ in 0..<depth { node = { [node] in node($0) + 1 } }
-        return ClosureRunner { [node] in
-            effect.runs = 0
-            for value in values() {
-                record(node(value))
-                try expect("baseline", head: value)
-            }
-            try expectRuns("baseline")
+        return KairoRunner(
+            "baseline", keep: [], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            record(node(value))
         }
     default: throw KairoCases.unknown(implementation)
     }
@@ -315,10 +288,7 @@ func diamondPropagation(_ implementation: String) throws -> any ScenarioRunner {
     let effect = Counter()
     let width = 5
     let writes = 500
-    let record: (Int) -> Void = { value in
-        effect.runs += 1
-        effect.last = value
-    }
+    let record = effect.record
     func expect(_ name: String, head: Int) throws {
         try check(
             effect.last == (head + 1) * width, "\(name): the sum is \(effect.last), expected \((head + 1) * width)")
@@ -334,26 +304,22 @@ func diamondPropagation(_ implementation: String) throws -> any ScenarioRunner {
         let head = graph.input(0)
         let branches = (0..<width).map { _ in head.map { $0 + 1 } }
         let connection = mapN(branches) { $0.reduce(0, +) }.observe(record)
-        return ClosureRunner(keep: [connection, graph]) {
-            effect.runs = 0
-            for value in values() {
-                graph.batch { head.write(value) }
-                try expect("Incremental", head: value)
-            }
-            try expectRuns("Incremental", writes)
+        return KairoRunner(
+            "Incremental", keep: [connection, graph], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            graph.batch { head.write(value) }
         }
     case "Observation":
         let head = ObservedCell(0)
         let effects = ObservationEffects()
         let branches = (0..<width).map { _ in { head.value + 1 } }
         effects.effect { record(branches.reduce(0) { $0 + $1() }) }
-        return ClosureRunner(keep: [effects]) {
-            effect.runs = 0
-            for value in values() {
-                effects.batch { head.value = value }
-                try expect("Observation", head: value)
-            }
-            try expectRuns("Observation", writes)
+        return KairoRunner(
+            "Observation", keep: [effects], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            effects.batch { head.value = value }
         }
     case "OpenCombine":
         // OpenCombine 0.14 has no combineLatest; zip pairs the branches' emissions, and each
@@ -363,24 +329,19 @@ func diamondPropagation(_ implementation: String) throws -> any ScenarioRunner {
         var sum: AnyPublisher<Int, Never> = branches[0]
         for branch in branches.dropFirst() { sum = sum.zip(branch) { $0 + $1 }.eraseToAnyPublisher() }
         let cancellable = sum.sink(receiveValue: record)
-        return ClosureRunner(keep: [cancellable]) {
-            effect.runs = 0
-            for value in values() {
-                head.send(value)
-                try expect("OpenCombine", head: value)
-            }
-            try expectRuns("OpenCombine", writes)
+        return KairoRunner(
+            "OpenCombine", keep: [cancellable], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            head.send(value)
         }
     case "Baseline":
-        return ClosureRunner {
-            effect.runs = 0
-            for value in values() {
-                var sum = 0
-                for _ in 0..<width { sum += value + 1 }
-                record(sum)
-                try expect("baseline", head: value)
-            }
-            try expectRuns("baseline", writes)
+        return KairoRunner(
+            "baseline", keep: [], values: values, effect: effect, check: expect, finish: { try expectRuns($0, writes) }
+        ) { value in
+            var sum = 0
+            for _ in 0..<width { sum += value + 1 }
+            record(sum)
         }
     default: throw KairoCases.unknown(implementation)
     }
@@ -393,10 +354,7 @@ func trianglePropagation(_ implementation: String) throws -> any ScenarioRunner 
     let effect = Counter()
     let width = 10
     let writes = 100
-    let record: (Int) -> Void = { value in
-        effect.runs += 1
-        effect.last = value
-    }
+    let record = effect.record
     /// Links head + 1 ... head + 10: their sum is 10·head + 55.
     func expect(_ name: String, head: Int) throws {
         try check(effect.last == 10 * head + 55, "\(name): the sum is \(effect.last), expected \(10 * head + 55)")
@@ -417,13 +375,11 @@ func trianglePropagation(_ implementation: String) throws -> any ScenarioRunner 
             links.append(node)
         }
         let connection = mapN(links) { $0.reduce(0, +) }.observe(record)
-        return ClosureRunner(keep: [connection, graph]) {
-            effect.runs = 0
-            for value in values() {
-                graph.batch { head.write(value) }
-                try expect("Incremental", head: value)
-            }
-            try expectRuns("Incremental", writes)
+        return KairoRunner(
+            "Incremental", keep: [connection, graph], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            graph.batch { head.write(value) }
         }
     case "Observation":
         let head = ObservedCell(0)
@@ -435,13 +391,11 @@ func trianglePropagation(_ implementation: String) throws -> any ScenarioRunner 
             links.append(node)
         }
         effects.effect { [links] in record(links.reduce(0) { $0 + $1() }) }
-        return ClosureRunner(keep: [effects]) {
-            effect.runs = 0
-            for value in values() {
-                effects.batch { head.value = value }
-                try expect("Observation", head: value)
-            }
-            try expectRuns("Observation", writes)
+        return KairoRunner(
+            "Observation", keep: [effects], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            effects.batch { head.value = value }
         }
     case "OpenCombine":
         let head = CurrentValueSubject<Int, Never>(0)
@@ -456,28 +410,23 @@ func trianglePropagation(_ implementation: String) throws -> any ScenarioRunner 
         // pairs them: one sum per write.
         for link in links.dropFirst() { sum = sum.zip(link) { $0 + $1 }.eraseToAnyPublisher() }
         let cancellable = sum.sink(receiveValue: record)
-        return ClosureRunner(keep: [cancellable]) {
-            effect.runs = 0
-            for value in values() {
-                head.send(value)
-                try expect("OpenCombine", head: value)
-            }
-            try expectRuns("OpenCombine", writes)
+        return KairoRunner(
+            "OpenCombine", keep: [cancellable], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            head.send(value)
         }
     case "Baseline":
-        return ClosureRunner {
-            effect.runs = 0
-            for value in values() {
-                var sum = 0
-                var link = value
-                for _ in 0..<width {
-                    link += 1
-                    sum += link
-                }
-                record(sum)
-                try expect("baseline", head: value)
+        return KairoRunner(
+            "baseline", keep: [], values: values, effect: effect, check: expect, finish: { try expectRuns($0, writes) }
+        ) { value in
+            var sum = 0
+            var link = value
+            for _ in 0..<width {
+                link += 1
+                sum += link
             }
-            try expectRuns("baseline", writes)
+            record(sum)
         }
     default: throw KairoCases.unknown(implementation)
     }
@@ -594,10 +543,7 @@ func repeatedObservers(_ implementation: String) throws -> any ScenarioRunner {
     let effect = Counter()
     let reads = 30
     let writes = 100
-    let record: (Int) -> Void = { value in
-        effect.runs += 1
-        effect.last = value
-    }
+    let record = effect.record
     func expect(_ name: String, head: Int) throws {
         try check(effect.last == reads * head, "\(name): the sum is \(effect.last), expected \(reads * head)")
     }
@@ -612,13 +558,10 @@ func repeatedObservers(_ implementation: String) throws -> any ScenarioRunner {
         let head = graph.input(0)
         // A computation gets its input's value once; reading it thirty times is a loop.
         let connection = head.map { value in (0..<reads).reduce(0) { sum, _ in sum + value } }.observe(record)
-        return ClosureRunner(keep: [connection, graph]) {
-            effect.runs = 0
-            for value in values() {
-                graph.batch { head.write(value) }
-                try expect("Incremental", head: value)
-            }
-            try expectRuns("Incremental")
+        return KairoRunner(
+            "Incremental", keep: [connection, graph], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            graph.batch { head.write(value) }
         }
     case "Observation":
         let head = ObservedCell(0)
@@ -628,37 +571,28 @@ func repeatedObservers(_ implementation: String) throws -> any ScenarioRunner {
             for _ in 0..<reads { sum += head.value }
             record(sum)
         }
-        return ClosureRunner(keep: [effects]) {
-            effect.runs = 0
-            for value in values() {
-                effects.batch { head.value = value }
-                try expect("Observation", head: value)
-            }
-            try expectRuns("Observation")
+        return KairoRunner(
+            "Observation", keep: [effects], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            effects.batch { head.value = value }
         }
     case "OpenCombine":
         // A publisher delivers its value once; reading it thirty times is a loop in the map.
         let head = CurrentValueSubject<Int, Never>(0)
         let cancellable = head.map { value in (0..<reads).reduce(0) { sum, _ in sum + value } }.sink(
             receiveValue: record)
-        return ClosureRunner(keep: [cancellable]) {
-            effect.runs = 0
-            for value in values() {
-                head.send(value)
-                try expect("OpenCombine", head: value)
-            }
-            try expectRuns("OpenCombine")
+        return KairoRunner(
+            "OpenCombine", keep: [cancellable], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            head.send(value)
         }
     case "Baseline":
-        return ClosureRunner {
-            effect.runs = 0
-            for value in values() {
-                var sum = 0
-                for _ in 0..<reads { sum += value }
-                record(sum)
-                try expect("baseline", head: value)
-            }
-            try expectRuns("baseline")
+        return KairoRunner(
+            "baseline", keep: [], values: values, effect: effect, check: expect, finish: expectRuns
+        ) { value in
+            var sum = 0
+            for _ in 0..<reads { sum += value }
+            record(sum)
         }
     default: throw KairoCases.unknown(implementation)
     }
@@ -672,10 +606,7 @@ func unstablePropagation(_ implementation: String) throws -> any ScenarioRunner 
     let effect = Counter()
     let terms = 20
     let writes = 100
-    let record: (Int) -> Void = { value in
-        effect.runs += 1
-        effect.last = value
-    }
+    let record = effect.record
     func expected(_ head: Int) -> Int { terms * (head % 2 != 0 ? 2 * head : -head) }
     func expect(_ name: String, head: Int) throws {
         try check(effect.last == expected(head), "\(name): the sum is \(effect.last), expected \(expected(head))")
@@ -699,13 +630,11 @@ func unstablePropagation(_ implementation: String) throws -> any ScenarioRunner 
             (0..<terms).reduce(0) { sum, _ in sum + value }
         }
         let connection = sum.observe(record)
-        return ClosureRunner(keep: [connection, graph]) {
-            effect.runs = 0
-            for value in values() {
-                graph.batch { head.write(value) }
-                try expect("Incremental", head: value)
-            }
-            try expectRuns("Incremental", writes)
+        return KairoRunner(
+            "Incremental", keep: [connection, graph], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            graph.batch { head.write(value) }
         }
     case "Observation":
         let head = ObservedCell(0)
@@ -717,13 +646,11 @@ func unstablePropagation(_ implementation: String) throws -> any ScenarioRunner 
             for _ in 0..<terms { sum += head.value % 2 != 0 ? double() : inverse() }
             record(sum)
         }
-        return ClosureRunner(keep: [effects]) {
-            effect.runs = 0
-            for value in values() {
-                effects.batch { head.value = value }
-                try expect("Observation", head: value)
-            }
-            try expectRuns("Observation", writes)
+        return KairoRunner(
+            "Observation", keep: [effects], values: values, effect: effect, check: expect,
+            finish: { try expectRuns($0, writes) }
+        ) { value in
+            effects.batch { head.value = value }
         }
     case "OpenCombine":
         // Switching dependencies: map each parity to the publisher to follow, switchToLatest.
@@ -749,16 +676,13 @@ func unstablePropagation(_ implementation: String) throws -> any ScenarioRunner 
                 "OpenCombine: \(effect.runs) effect runs, expected between \(writes) and \(2 * writes)")
         }
     case "Baseline":
-        return ClosureRunner {
-            effect.runs = 0
-            for value in values() {
-                let term = value % 2 != 0 ? 2 * value : -value
-                var sum = 0
-                for _ in 0..<terms { sum += term }
-                record(sum)
-                try expect("baseline", head: value)
-            }
-            try expectRuns("baseline", writes)
+        return KairoRunner(
+            "baseline", keep: [], values: values, effect: effect, check: expect, finish: { try expectRuns($0, writes) }
+        ) { value in
+            let term = value % 2 != 0 ? 2 * value : -value
+            var sum = 0
+            for _ in 0..<terms { sum += term }
+            record(sum)
         }
     default: throw KairoCases.unknown(implementation)
     }

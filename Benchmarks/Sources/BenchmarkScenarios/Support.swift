@@ -38,11 +38,53 @@ final class AlternatingWrites {
     }
 }
 
+/// A kairo iteration: each of `values()` is written, then checked; at the end the effect
+/// count is checked. The effect counter is reset at the start of every iteration.
+final class KairoRunner: ScenarioRunner {
+    private let name: String
+    private let kept: [Any]
+    private let values: () -> [Int]
+    private let effect: Counter
+    private let write: (Int) -> Void
+    private let check: (String, Int) throws -> Void
+    private let finishIteration: (String) throws -> Void
+
+    /// `check(name, value)` after each write of `value`; `finish(name)` after the last.
+    init(
+        _ name: String, keep kept: [Any], values: @escaping () -> [Int], effect: Counter,
+        check: @escaping (String, Int) throws -> Void, finish finishIteration: @escaping (String) throws -> Void,
+        write: @escaping (Int) -> Void
+    ) {
+        self.name = name
+        self.kept = kept
+        self.values = values
+        self.effect = effect
+        self.write = write
+        self.check = check
+        self.finishIteration = finishIteration
+    }
+
+    func iterate() throws {
+        effect.runs = 0
+        for value in values() {
+            write(value)
+            try check(name, value)
+        }
+        try finishIteration(name)
+    }
+}
+
 /// Counts effect runs; a class so that closures share it.
 final class Counter: @unchecked Sendable {
     // Benchmarks run on one thread; OpenCombine's sinks run synchronously on it.
     var runs = 0
     var last = 0
+
+    /// Counts a run that saw `value`.
+    func record(_ value: Int) {
+        runs += 1
+        last = value
+    }
 }
 
 // MARK: Observation

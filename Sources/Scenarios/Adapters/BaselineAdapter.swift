@@ -129,21 +129,16 @@ final class BaselineList: ListPipeline {
 
 /// The baseline's search box.
 final class BaselineSearchBox: SearchBox {
-    private var throttle: Throttle?
-    private var inFlight: Connection?
+    private var search: ThrottledSearch?
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
-            inFlight?.disconnect()
-            inFlight = environment.backend.search(query) { [unowned self] in shownResults = $0 }
-        }
+        search = ThrottledSearch(environment) { [unowned self] in shownResults = $0 }
     }
 
-    func type(_ text: String) { throttle?.offer(text) }
+    func type(_ text: String) { search?.offer(text) }
 
     func tearDown() {
-        throttle?.cancel()
-        inFlight?.disconnect()
+        search?.cancel()
     }
 }

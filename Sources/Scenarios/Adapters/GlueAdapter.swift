@@ -101,19 +101,15 @@ final class GlueList: ListPipeline {
 final class GlueSearchBox: SearchBox {
     private let query = Variable("")
     private let results = Variable<[String]>([])
-    private var throttle: Throttle?
-    private var inFlight: Connection?
+    private var search: ThrottledSearch?
     private var connections: [Connection] = []
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
         let results = results
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
-            inFlight?.disconnect()
-            inFlight = environment.backend.search(query) { results.value = $0 }
-        }
+        search = ThrottledSearch(environment) { results.value = $0 }
         connections = [
-            query.futureValues.subscribe { [unowned self] in throttle?.offer($0) },
+            query.futureValues.subscribe { [unowned self] in search?.offer($0) },
             results.subscribe { [unowned self] in shownResults = $0 },
         ]
     }
@@ -122,7 +118,6 @@ final class GlueSearchBox: SearchBox {
 
     func tearDown() {
         for connection in connections { connection.disconnect() }
-        throttle?.cancel()
-        inFlight?.disconnect()
+        search?.cancel()
     }
 }

@@ -91,8 +91,7 @@ final class IncrementalSearchBox: SearchBox {
     private let graph = Graph()
     private let query: Input<String>
     private let results: Input<[String]>
-    private var throttle: Throttle?
-    private var inFlight: Connection?
+    private var search: ThrottledSearch?
     private var connections: [Connection] = []
     private(set) var shownResults: [String] = []
 
@@ -100,15 +99,12 @@ final class IncrementalSearchBox: SearchBox {
         query = graph.input("")
         results = graph.input([])
         let results = results
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
-            inFlight?.disconnect()
-            inFlight = environment.backend.search(query) { results.write($0) }
-        }
+        search = ThrottledSearch(environment) { results.write($0) }
         var typedYet = false
         connections = [
             query.observe { [unowned self] text in
                 // The first call is the current value, not a keystroke.
-                if typedYet { throttle?.offer(text) }
+                if typedYet { search?.offer(text) }
                 typedYet = true
             },
             results.observe { [unowned self] in shownResults = $0 },
@@ -119,7 +115,6 @@ final class IncrementalSearchBox: SearchBox {
 
     func tearDown() {
         for connection in connections { connection.disconnect() }
-        throttle?.cancel()
-        inFlight?.disconnect()
+        search?.cancel()
     }
 }

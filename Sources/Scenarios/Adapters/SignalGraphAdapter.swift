@@ -161,17 +161,13 @@ final class SignalGraphSearchBox: SearchBox {
     private let results = EditableValueStorage<[String]>([])
     private var queryHandler: StateHandler<String, String>?
     private var resultsHandler: StateHandler<[String], [String]>?
-    private var throttle: Throttle?
-    private var inFlight: Connection?
+    private var search: ThrottledSearch?
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
         let results = results
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
-            inFlight?.disconnect()
-            inFlight = environment.backend.search(query) { results.state = $0 }
-        }
-        let queryHandler = StateHandler<String, String>(didTransition: { [unowned self] in throttle?.offer($0) })
+        search = ThrottledSearch(environment) { results.state = $0 }
+        let queryHandler = StateHandler<String, String>(didTransition: { [unowned self] in search?.offer($0) })
         let resultsHandler = StateHandler<[String], [String]>(
             didInitiate: { [unowned self] in shownResults = $0 },
             didTransition: { [unowned self] in shownResults = $0 })
@@ -186,7 +182,6 @@ final class SignalGraphSearchBox: SearchBox {
         if let queryHandler { query.deregister(queryHandler) }
         if let resultsHandler { results.deregister(resultsHandler) }
         (queryHandler, resultsHandler) = (nil, nil)
-        throttle?.cancel()
-        inFlight?.disconnect()
+        search?.cancel()
     }
 }

@@ -116,18 +116,14 @@ final class SignalsSearchBox: SearchBox {
     private let query = Property(value: "")
     private let results = Property<[String]>(value: [])
     private let chains = ObservableCollection()
-    private var throttle: Throttle?
-    private var inFlight: Connection?
+    private var search: ThrottledSearch?
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
         let results = results
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
-            inFlight?.disconnect()
-            inFlight = environment.backend.search(query) { results.value = $0 }
-        }
+        search = ThrottledSearch(environment) { results.value = $0 }
         // One thread, chains inline on it: `IsolatedSink`'s contract.
-        let offer = IsolatedSink<String> { [unowned self] in throttle?.offer($0) }
+        let offer = IsolatedSink<String> { [unowned self] in search?.offer($0) }
         let show = IsolatedSink<[String]> { [unowned self] in shownResults = $0 }
         // discard(first: 1): the chain first receives the current query (replay), not a keystroke.
         query.didSet.noDispatch().discard(first: 1).then { offer($0) }.append(to: chains)
@@ -138,7 +134,6 @@ final class SignalsSearchBox: SearchBox {
 
     func tearDown() {
         chains.removeAll()
-        throttle?.cancel()
-        inFlight?.disconnect()
+        search?.cancel()
     }
 }
