@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Cycle", targets: ["Cycle"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
+        .executable(name: "counter-undo", targets: ["CounterUndo"]),
         .executable(name: "cycle-download", targets: ["CycleDownload"]),
     ],
     targets: [
@@ -63,6 +64,12 @@ let package = Package(
         // The Cycle seed's network / screen / session program.
         .executableTarget(
             name: "CycleDownload", dependencies: ["Cycle", "TestSupport"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
+
+        // The same counter with undo in every paradigm.
+        .executableTarget(
+            name: "CounterUndo",
+            dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore"],
+            path: "Examples/CounterUndo", exclude: ["Scripts"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
