@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "paradigms", targets: ["Paradigms"]),
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
         .executable(name: "counter-undo", targets: ["CounterUndo"]),
+        .executable(name: "todo-list", targets: ["TodoList"]),
         .executable(name: "cycle-download", targets: ["CycleDownload"]),
     ],
     targets: [
@@ -70,6 +71,12 @@ let package = Package(
             name: "CounterUndo",
             dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore"],
             path: "Examples/CounterUndo", exclude: ["Scripts"]),
+
+        // The same todo list with a filter and an order in every paradigm.
+        .executableTarget(
+            name: "TodoList",
+            dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore"],
+            path: "Examples/TodoList", exclude: ["Scripts"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
