@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
         .executable(name: "counter-undo", targets: ["CounterUndo"]),
         .executable(name: "todo-list", targets: ["TodoList"]),
+        .executable(name: "search-as-you-type", targets: ["SearchAsYouType"]),
         .executable(name: "cycle-download", targets: ["CycleDownload"]),
     ],
     targets: [
@@ -77,6 +78,11 @@ let package = Package(
             name: "TodoList",
             dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore"],
             path: "Examples/TodoList", exclude: ["Scripts"]),
+
+        // Search as you type in every paradigm, against a server on 127.0.0.1.
+        .executableTarget(
+            name: "SearchAsYouType", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"],
+            path: "Examples/SearchAsYouType", exclude: ["Scripts"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

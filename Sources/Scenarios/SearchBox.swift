@@ -33,8 +33,16 @@ public enum SearchBoxRules {
     }
 }
 
+/// Where a search box sends its queries: the scenario's backend on virtual time, or a real
+/// server (the `search-as-you-type` example's, on 127.0.0.1).
+public protocol SearchService: AnyObject {
+    /// Requests `query`; `reply` gets the results, in the search box's domain, unless the
+    /// returned connection is disconnected first.
+    func search(_ query: String, reply: @escaping ([String]) -> Void) -> Connection
+}
+
 /// A backend on virtual time: answers each request after ``SearchBoxRules/latency``.
-public final class SearchBackend {
+public final class SearchBackend: SearchService {
     private let scheduler: TestScheduler
     /// The queries requested, in order.
     public private(set) var requests: [String] = []
@@ -52,25 +60,32 @@ public final class SearchBackend {
     }
 }
 
-/// Where a search box runs: the scenario's clock and backend.
+/// Where a search box runs: its clock and its backend.
 public struct SearchEnvironment {
-    /// Virtual time.
-    public let scheduler: TestScheduler
+    /// The clock the throttle runs on: virtual time in the scenario, the main queue in the
+    /// example.
+    public let scheduler: any Scheduler
     /// The backend.
-    public let backend: SearchBackend
+    public let backend: any SearchService
+
+    /// An environment of `scheduler` and `backend`.
+    public init(scheduler: any Scheduler, backend: any SearchService) {
+        self.scheduler = scheduler
+        self.backend = backend
+    }
 }
 
 /// The throttle's rule as a small state machine, for paradigms with no throttle of their
 /// own (their adapters say so): `offer` each typed query; `send` is called for each query
 /// to send, at once or when a pause ends.
 final class Throttle {
-    private let scheduler: TestScheduler
+    private let scheduler: any Scheduler
     private let send: (String) -> Void
     private var pause: Connection?
     private var lastSent: String?
     private var waiting: String?
 
-    init(scheduler: TestScheduler, send: @escaping (String) -> Void) {
+    init(scheduler: any Scheduler, send: @escaping (String) -> Void) {
         self.scheduler = scheduler
         self.send = send
     }

@@ -214,12 +214,12 @@ struct SearchModels {
 /// Sends the models' request to the backend when it changes, cancelling the one in flight,
 /// and reports each answer; shows the results.
 final class SearchDrivers {
-    let backend: SearchBackend
+    let backend: any SearchService
     var show: ([String]) -> Void = { _ in }
     private var sent: String?
     private var inFlight: Connection?
 
-    init(backend: SearchBackend) { self.backend = backend }
+    init(backend: any SearchService) { self.backend = backend }
 
     func rendered(_ models: EventStream<SearchModels>) -> EventStream<SearchProgram.DriverEvent> {
         EventStream { [self] report in

@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A tiny HTTP server on 127.0.0.1, on a port the system picks, for tests and examples that
+/// need a real server: `respond` says what to do with each request's path. One thread per
+/// connection; it stops accepting when released.
+public final class LoopbackServer: @unchecked Sendable {
+    // `@unchecked`: `descriptor` is written once in `init`; the accept thread only reads it.
+
+    /// What to do with a request.
+    public enum Reply: Sendable {
+        /// Answers with `status` and `body`, after waiting `delay`.
+        case answer(status: Int, body: String, delay: Duration = .zero)
+        /// Keeps the connection open and never answers.
+        case silence
+        /// Closes the connection without a word.
+        case hangUp
+        /// Sends bytes that are not HTTP.
+        case garbage
+    }
+
+    /// The port the server listens on.
+    public let port: UInt16
+    private let descriptor: Int32
+
+    /// Starts listening; `respond` runs on the connection's thread with the request's path
+    /// (with its query).
+    public init(respond: @escaping @Sendable (String) -> Reply) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw CocoaError(.fileReadUnknown) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread {
+            while true {
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { return }
+                Thread.detachNewThread { Self.serve(client, respond) }
+            }
+        }
+    }
+
+    deinit {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
+
+    /// The URL of `path` on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    private static func serve(_ client: Int32, _ respond: (String) -> Reply) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(client, &buffer, buffer.count)
+        guard count > 0 else {
+            close(client)
+            return
+        }
+        let request = String(decoding: buffer[..<count], as: UTF8.self)
+        let path = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let response: String
+        switch respond(path) {
+        case .answer(let status, let body, let delay):
+            if delay > .zero {
+                Thread.sleep(
+                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            }
+            let reason = status == 200 ? "OK" : "Status"
+            response =
+                "HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        case .silence:
+            return  // keeps the connection open and never answers
+        case .hangUp:
+            close(client)
+            return
+        case .garbage:
+            response = "\u{0}\u{1}not http at all\r\n\r\n"
+        }
+        _ = response.withCString { write(client, $0, strlen($0)) }
+        close(client)
+    }
+}
