@@ -79,6 +79,7 @@ struct Row: Encodable {
 struct ScenarioReport: Encodable {
     var id: String
     var summary: String
+    var pickWhen: String
     var expected: [Int]
     var results: [Row]
 }
@@ -129,7 +130,7 @@ let report = Report(
     },
     scenarios: scenarios.map { scenario in
         ScenarioReport(
-            id: scenario.id, summary: scenario.summary, expected: scenario.expected.values,
+            id: scenario.id, summary: scenario.summary, pickWhen: scenario.pickWhen, expected: scenario.expected.values,
             results: adapters.map { row(scenario, $0) })
     })
 let mismatches = report.scenarios.flatMap(\.results).filter { !$0.asDocumented }
@@ -167,6 +168,7 @@ for scenario in report.scenarios {
                 + " \(padded(row.glitches > 0 ? "yes" : "no", 7, right: true))"
                 + " \(padded(String(format: "%.1f", row.microsecondsPerUpdate), 11, right: true))  \(observed)")
     }
+    print("  pick: \(scenario.pickWhen)")
 }
 print(
     """

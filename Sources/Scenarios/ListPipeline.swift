@@ -87,6 +87,8 @@ extension Scenario {
             "rows filtered (not done), sorted (score, id) and labelled; an insert, a move, filter crossings, a delete, a reset; the view's size after each",
         expected: ScenarioOutcome(values: [4, 5, 5, 4, 5, 4, 2, 2, 1], freed: true),
         updates: listEdits.count,
+        pickWhen:
+            "SignalGraph, Incremental or Glue for lists that grow: they apply each edit (10 to 19 labels computed here), where the others recompute the view (32)",
         listBody: { makeList, recorder in
             let (outcome, isFreed) = listBody(makeList, recorder)
             return ScenarioOutcome(values: outcome.values, glitches: outcome.glitches, freed: isFreed())

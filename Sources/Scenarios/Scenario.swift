@@ -62,6 +62,8 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
     public let expected: ScenarioOutcome
     /// How many times the scenario writes an input: the tour divides a run's time by it.
     public let updates: Int
+    /// Which paradigms to pick for a problem like this one, in one line, from what the runs show.
+    public let pickWhen: String
     private let body: Body
 
     /// What a scenario runs on: cells made by a ``CellGraph``, or a ``ListPipeline``.
@@ -75,18 +77,19 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
     }
 
     init(
-        id: String, summary: String, expected: ScenarioOutcome, updates: Int,
+        id: String, summary: String, expected: ScenarioOutcome, updates: Int, pickWhen: String,
         body: @escaping @Sendable (_ makeGraph: () -> any CellGraph, Recorder) -> ScenarioOutcome
     ) {
         self.id = id
         self.summary = summary
         self.expected = expected
         self.updates = updates
+        self.pickWhen = pickWhen
         self.body = .cells(body)
     }
 
     init(
-        id: String, summary: String, expected: ScenarioOutcome, updates: Int,
+        id: String, summary: String, expected: ScenarioOutcome, updates: Int, pickWhen: String,
         listBody:
             @escaping @Sendable (
                 _ makeList: ([ListRow], @escaping (ListRow) -> String) -> any ListPipeline, Recorder
@@ -96,17 +99,19 @@ public struct Scenario: Sendable, Identifiable, CustomStringConvertible {
         self.summary = summary
         self.expected = expected
         self.updates = updates
+        self.pickWhen = pickWhen
         self.body = .list(listBody)
     }
 
     init(
-        id: String, summary: String, expected: ScenarioOutcome, updates: Int,
+        id: String, summary: String, expected: ScenarioOutcome, updates: Int, pickWhen: String,
         searchBody: @escaping @Sendable (_ makeSearchBox: (SearchEnvironment) -> any SearchBox) -> ScenarioOutcome
     ) {
         self.id = id
         self.summary = summary
         self.expected = expected
         self.updates = updates
+        self.pickWhen = pickWhen
         self.body = .search(searchBody)
     }
 

@@ -14,7 +14,9 @@ extension Scenario {
         id: "counter",
         summary: "an input starts at 0 and is set to 1, 2, 3; the observer sees each value",
         expected: ScenarioOutcome(values: [0, 1, 2, 3]),
-        updates: 4
+        updates: 4,
+        pickWhen:
+            "any of them: one value and one observer is what every paradigm does, and plain closures suffice"
     ) { makeGraph, _ in
         counterBody(makeGraph())
     }
@@ -24,7 +26,9 @@ extension Scenario {
         id: "derived",
         summary: "b = a × 10 follows a as a goes 1, 2, 3",
         expected: ScenarioOutcome(values: [10, 20, 30]),
-        updates: 2
+        updates: 2,
+        pickWhen:
+            "any of them; Incremental and Resin recompute only what is observed, and Glue computes on read"
     ) { makeGraph, recorder in
         derivedBody(makeGraph(), recorder)
     }
@@ -34,7 +38,9 @@ extension Scenario {
         id: "diamond",
         summary: "b = a + 1, c = 2a, d = b + c; a goes 1, 2, 3; every d should be 3a + 1",
         expected: ScenarioOutcome(values: [4, 7, 10]),
-        updates: 2
+        updates: 2,
+        pickWhen:
+            "Glue, Incremental, Resin or Cycle when an observer must never see a mix of old and new values"
     ) { makeGraph, recorder in
         diamondBody(makeGraph(), recorder)
     }
@@ -44,7 +50,9 @@ extension Scenario {
         id: "teardown",
         summary: "a diamond is built, observed, disconnected and dropped; everything is freed",
         expected: ScenarioOutcome(values: [4, 7], freed: true),
-        updates: 2
+        updates: 2,
+        pickWhen:
+            "SignalGraph when you want teardown mistakes caught (debug assertions name them); every paradigm frees everything once disconnected"
     ) { makeGraph, recorder in
         // The graph is made in this statement and released at its end, so only the graph's
         // own references (and any leak) can keep it alive when `isFreed` looks.

@@ -152,6 +152,8 @@ extension Scenario {
             "typing s, sw, swi, swif (0–250 ms), swim (800 ms), nothing (1.5 s); requests throttled to one per 300 ms, answered after 400 ms; the number of results shown",
         expected: ScenarioOutcome(values: [0, 2, 1, 0], freed: true),
         updates: typing.count,
+        pickWhen:
+            "Cycle or Resin when requests and timers should be data you can script in tests; any paradigm can hold the query and results",
         searchBody: { makeSearchBox in
             let (outcome, isFreed) = searchBody(makeSearchBox)
             return ScenarioOutcome(values: outcome.values, glitches: outcome.glitches, freed: isFreed())
