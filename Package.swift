@@ -67,21 +67,28 @@ let package = Package(
         .executableTarget(
             name: "CycleDownload", dependencies: ["Cycle", "TestSupport"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
 
+        // What the side-by-side examples share: their command line.
+        .target(name: "ExampleSupport", path: "Examples/Support"),
+
         // The same counter with undo in every paradigm.
         .executableTarget(
             name: "CounterUndo",
-            dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore"],
+            dependencies: [
+                "SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore", "ExampleSupport",
+            ],
             path: "Examples/CounterUndo", exclude: ["Scripts"]),
 
         // The same todo list with a filter and an order in every paradigm.
         .executableTarget(
             name: "TodoList",
-            dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore"],
+            dependencies: [
+                "SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals", "ReactiveCore", "ExampleSupport",
+            ],
             path: "Examples/TodoList", exclude: ["Scripts"]),
 
         // Search as you type in every paradigm, against a server on 127.0.0.1.
         .executableTarget(
-            name: "SearchAsYouType", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"],
+            name: "SearchAsYouType", dependencies: ["Scenarios", "ReactiveCore", "TestSupport", "ExampleSupport"],
             path: "Examples/SearchAsYouType", exclude: ["Scripts"]),
 
         // What several test targets share: the seeded generator of the model-based tests.

@@ -5,6 +5,7 @@
 // state through its own kind of observer: a Glue subscription, an Incremental observer, a Resin
 // store, a Cycle screen driver, a Signals chain, a SignalGraph state handler, a `didSet`.
 
+import ExampleSupport
 import Foundation
 
 let usage = """
@@ -14,33 +15,9 @@ let usage = """
     Paradigms: \(counterApps.map(\.name).joined(separator: ", ")).
     """
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("error: \(message)\n\n\(usage)\n".utf8))
-    exit(2)
-}
-
-var selected = counterApps
-var script: [String]?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--paradigm":
-        guard let name = arguments.popFirst() else { fail("--paradigm needs a name") }
-        selected = counterApps.filter { $0.name.lowercased() == name.lowercased() }
-        if selected.isEmpty {
-            fail("unknown paradigm '\(name)'; valid paradigms: \(counterApps.map(\.name).joined(separator: ", "))")
-        }
-    case "--script":
-        guard let path = arguments.popFirst() else { fail("--script needs a file") }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read script \(path)") }
-        script = text.split(separator: "\n").map(String.init)
-    case "-h", "--help":
-        print(usage)
-        exit(0)
-    default:
-        fail("unknown argument '\(argument)'")
-    }
-}
+let options = parseExampleArguments(
+    CommandLine.arguments.dropFirst(), paradigms: counterApps.map(\.name), usage: usage)
+let selected = counterApps.filter { options.paradigms.contains($0.name) }
 
 let width = selected.map(\.name.count).max() ?? 0
 /// Prints what a paradigm's observer shows; a repeat of the same screen is not printed again
@@ -62,20 +39,11 @@ let apps: [any CounterApp] = selected.map { entry in
     return entry.make { screen.show($0) }
 }
 
-@MainActor func nextLine() -> String? {
-    if script != nil { return script!.isEmpty ? nil : script!.removeFirst() }
-    print("> ", terminator: "")
-    return readLine()
-}
-
-while let line = nextLine()?.trimmingCharacters(in: .whitespaces) {
-    if line.isEmpty || line.hasPrefix("#") { continue }
-    if line == "quit" { break }
-    guard let command = Command(rawValue: line) else {
-        print("commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), quit")
-        continue
-    }
-    if script != nil { print("> \(line)") }
+runExampleCommands(
+    script: options.script, help: "commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), quit"
+) { line in
+    guard let command = Command(rawValue: line) else { return false }
     for app in apps { app.perform(command) }
+    return true
 }
 for app in apps { app.tearDown() }

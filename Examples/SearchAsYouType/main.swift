@@ -8,6 +8,7 @@
 // them on the main queue against the server.
 
 import Dispatch
+import ExampleSupport
 import Foundation
 import ReactiveCore
 import Scenarios
@@ -24,35 +25,10 @@ let usage = """
     Paradigms: \(ParadigmCatalog.adapters.map(\.name).joined(separator: ", ")).
     """
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("error: \(message)\n\n\(usage)\n".utf8))
-    exit(2)
-}
-
-var adapters = ParadigmCatalog.adapters
-var scriptLines: [String]?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--paradigm":
-        guard let name = arguments.popFirst() else { fail("--paradigm needs a name") }
-        guard let adapter = ParadigmCatalog.adapter(named: name) else {
-            fail(
-                "unknown paradigm '\(name)'; valid paradigms: \(ParadigmCatalog.adapters.map(\.name).joined(separator: ", "))"
-            )
-        }
-        adapters = [adapter]
-    case "--script":
-        guard let path = arguments.popFirst() else { fail("--script needs a file") }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read script \(path)") }
-        scriptLines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    case "-h", "--help":
-        print(usage)
-        exit(0)
-    default:
-        fail("unknown argument '\(argument)'")
-    }
-}
+let options = parseExampleArguments(
+    CommandLine.arguments.dropFirst(), paradigms: ParadigmCatalog.adapters.map(\.name), usage: usage)
+let adapters = ParadigmCatalog.adapters.filter { options.paradigms.contains($0.name) }
+let scriptLines = options.script
 
 /// The words the server searches.
 let words = [
@@ -69,7 +45,7 @@ do {
         return .answer(status: 200, body: found.joined(separator: "\n"), delay: .milliseconds(50))
     }
 } catch {
-    fail("cannot start the server on 127.0.0.1: \(error)")
+    exampleFailure("cannot start the server on 127.0.0.1: \(error)", usage: usage)
 }
 
 /// Sends queries to the server with URLSession and replies on the main queue. A disconnected

@@ -5,6 +5,7 @@
 // command goes to the list of every paradigm (or only the one `--paradigm NAME` names), and
 // each shows its list through its own kind of observer.
 
+import ExampleSupport
 import Foundation
 
 let usage = """
@@ -15,33 +16,9 @@ let usage = """
     Paradigms: \(todoApps.map(\.name).joined(separator: ", ")).
     """
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("error: \(message)\n\n\(usage)\n".utf8))
-    exit(2)
-}
-
-var selected = todoApps
-var script: [String]?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--paradigm":
-        guard let name = arguments.popFirst() else { fail("--paradigm needs a name") }
-        selected = todoApps.filter { $0.name.lowercased() == name.lowercased() }
-        if selected.isEmpty {
-            fail("unknown paradigm '\(name)'; valid paradigms: \(todoApps.map(\.name).joined(separator: ", "))")
-        }
-    case "--script":
-        guard let path = arguments.popFirst() else { fail("--script needs a file") }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read script \(path)") }
-        script = text.split(separator: "\n").map(String.init)
-    case "-h", "--help":
-        print(usage)
-        exit(0)
-    default:
-        fail("unknown argument '\(argument)'")
-    }
-}
+let options = parseExampleArguments(
+    CommandLine.arguments.dropFirst(), paradigms: todoApps.map(\.name), usage: usage)
+let selected = todoApps.filter { options.paradigms.contains($0.name) }
 
 /// Prints the list a paradigm's observer shows, under the paradigm's name; the same list
 /// again is not printed twice (some paradigms tell observers about an unchanged list).
@@ -63,22 +40,13 @@ let apps: [any TodoApp] = selected.map { entry in
     return entry.make { screen.show($0) }
 }
 
-@MainActor func nextLine() -> String? {
-    if script != nil { return script!.isEmpty ? nil : script!.removeFirst() }
-    print("> ", terminator: "")
-    return readLine()
-}
-
-while let line = nextLine()?.trimmingCharacters(in: .whitespaces) {
-    if line.isEmpty || line.hasPrefix("#") { continue }
-    if line == "quit" { break }
-    guard let command = TodoCommand(line) else {
-        print(
-            "commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done, sort id|title|priority, quit"
-        )
-        continue
-    }
-    if script != nil { print("> \(line)") }
+runExampleCommands(
+    script: options.script,
+    help:
+        "commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done, sort id|title|priority, quit"
+) { line in
+    guard let command = TodoCommand(line) else { return false }
     for app in apps { app.perform(command) }
+    return true
 }
 for app in apps { app.tearDown() }

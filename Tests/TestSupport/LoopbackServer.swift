@@ -76,25 +76,28 @@ public final class LoopbackServer: @unchecked Sendable {
         }
         let request = String(decoding: buffer[..<count], as: UTF8.self)
         let path = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let response: String
         switch respond(path) {
         case .answer(let status, let body, let delay):
-            if delay > .zero {
-                Thread.sleep(
-                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-            }
             let reason = status == 200 ? "OK" : "Status"
-            response =
+            let response =
                 "HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            guard delay > .zero else { return send(response, to: client) }
+            let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                send(response, to: client)
+            }
         case .silence:
             return  // keeps the connection open and never answers
         case .hangUp:
             close(client)
-            return
         case .garbage:
-            response = "\u{0}\u{1}not http at all\r\n\r\n"
+            send("\u{0}\u{1}not http at all\r\n\r\n", to: client)
         }
-        _ = response.withCString { write(client, $0, strlen($0)) }
-        close(client)
     }
+}
+
+/// Writes `response` to `client` and closes the connection.
+private func send(_ response: String, to client: Int32) {
+    _ = response.withCString { write(client, $0, strlen($0)) }
+    close(client)
 }
