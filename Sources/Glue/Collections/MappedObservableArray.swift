@@ -20,37 +20,29 @@ public final class MappedObservableArray<Base: ObservableArrayType, Output>: Obs
     /// The type of the transformed elements.
     public typealias Element = Output
 
-    /// The transformed elements in a positional tree: O(log n) per inserted, removed or
-    /// replaced element, whatever the array's size.
-    private var tree: PositionalTree<Output>
-    /// ``value`` as last read; dropped by every change.
-    private var cachedValue: [Output]?
+    /// The transformed elements: O(log n) per inserted, removed or replaced element, whatever
+    /// the array's size.
+    private var elements: TreeElements<Output>
     private let base: Base
     private let follower = ChangeFollower<ArrayChange<Base.Element>, ArrayChange<Output>>()
 
     /// The transformed elements. Built from the tree when first read after a change, O(n);
     /// use ``count`` and ``subscript(_:)`` to look without building it.
-    public var value: [Output] {
-        if let cachedValue { return cachedValue }
-        let array = tree.array
-        cachedValue = array
-        return array
-    }
+    public var value: [Output] { elements.array() }
 
     /// The number of elements, O(1).
-    public var count: Int { tree.count }
+    public var count: Int { elements.tree.count }
 
     /// The element at `index`, O(log n).
-    public subscript(index: Int) -> Output { tree[index] }
+    public subscript(index: Int) -> Output { elements.tree[index] }
 
     init(base: Base, transform: @escaping (Base.Element) -> Output) {
         self.base = base
-        tree = PositionalTree(base.value.map(transform))
+        elements = TreeElements(base.value.map(transform))
         follower.signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
             let mapped = change.map(transform)
-            mapped.apply(toTree: &tree)
-            cachedValue = nil
+            elements.edit { mapped.apply(toTree: &$0) }
             return mapped
         }
     }

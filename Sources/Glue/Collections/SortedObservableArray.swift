@@ -27,43 +27,36 @@ extension ObservableSetType {
 /// An observable sorted array; made by ``ObservableArrayType/sorted(by:)`` and
 /// ``ObservableSetType/sorted(by:)``.
 ///
-/// Cost of one inserted or removed element: a binary search, O(log n) comparisons, plus
-/// shifting the array; the comparator never runs over the whole collection again.
+/// Cost of one inserted or removed element: a binary search down a positional tree, O(log n)
+/// comparisons; the comparator never runs over the whole collection again.
 public final class SortedObservableArray<Element: Equatable>: ObservableArrayType {
-    /// The elements in order, in a positional tree: O(log n) to find, insert or remove one.
-    private var tree: PositionalTree<Element>
-    /// ``value`` as last read; dropped by every change.
-    private var cachedValue: [Element]?
+    /// The elements in order: O(log n) to find, insert or remove one.
+    private var elements: TreeElements<Element>
     private let areInIncreasingOrder: (Element, Element) -> Bool
     private let base: AnyObject
     private let follower: AnyObject
 
     /// The sorted elements. Built from the tree when first read after a change, O(n); use
     /// ``count`` and ``subscript(_:)`` to look without building it.
-    public var value: [Element] {
-        if let cachedValue { return cachedValue }
-        let array = tree.array
-        cachedValue = array
-        return array
-    }
+    public var value: [Element] { elements.array() }
 
     /// The number of elements, O(1).
-    public var count: Int { tree.count }
+    public var count: Int { elements.tree.count }
 
     /// The element at `index`, O(log n).
-    public subscript(index: Int) -> Element { tree[index] }
+    public subscript(index: Int) -> Element { elements.tree[index] }
 
     init<Base: ObservableArrayType>(array base: Base, areInIncreasingOrder: @escaping (Element, Element) -> Bool)
     where Base.Element == Element {
         self.base = ObjectBox(base)
         self.areInIncreasingOrder = areInIncreasingOrder
-        tree = PositionalTree(base.value.sorted(by: areInIncreasingOrder))
+        elements = TreeElements(base.value.sorted(by: areInIncreasingOrder))
         let follower = ChangeFollower<ArrayChange<Element>, ArrayChange<Element>>()
         self.follower = follower
         signal = follower.signal
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
-            var output = ArrayChange<Element>(initialCount: tree.count)
+            var output = ArrayChange<Element>(initialCount: elements.tree.count)
             for modification in change.modifications {
                 switch modification {
                 case .insert(let element, _): insert(element, into: &output)
@@ -84,13 +77,13 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
     where Base.Element == Element {
         self.base = ObjectBox(base)
         self.areInIncreasingOrder = areInIncreasingOrder
-        tree = PositionalTree(base.value.sorted(by: areInIncreasingOrder))
+        elements = TreeElements(base.value.sorted(by: areInIncreasingOrder))
         let follower = ChangeFollower<SetChange<Element>, ArrayChange<Element>>()
         self.follower = follower
         signal = follower.signal
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
-            var output = ArrayChange<Element>(initialCount: tree.count)
+            var output = ArrayChange<Element>(initialCount: elements.tree.count)
             for element in change.removed { remove(element, into: &output) }
             for element in change.inserted { insert(element, into: &output) }
             return output
@@ -104,25 +97,26 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
 
     private func insert(_ element: Element, into output: inout ArrayChange<Element>) {
         // After every element not ordered after it: equivalent elements keep their order.
-        let index = tree.partitionIndex { !areInIncreasingOrder(element, $0) }
-        tree.insert(element, at: index)
-        cachedValue = nil
+        let index = elements.tree.partitionIndex { !areInIncreasingOrder(element, $0) }
+        elements.edit { $0.insert(element, at: index) }
         output.add(.insert(element, at: index))
     }
 
     private func remove(_ element: Element, into output: inout ArrayChange<Element>) {
-        var index = tree.partitionIndex { areInIncreasingOrder($0, element) }
+        // Read in place (no local copy of the tree, which the removal would then copy whole).
+        var index = elements.tree.partitionIndex { areInIncreasingOrder($0, element) }
         // Scan the run of equivalent elements for the equal one.
-        while index < tree.count, tree[index] != element, !areInIncreasingOrder(element, tree[index]) {
+        while index < elements.tree.count, elements.tree[index] != element,
+            !areInIncreasingOrder(element, elements.tree[index])
+        {
             index += 1
         }
-        guard index < tree.count, tree[index] == element else {
+        guard index < elements.tree.count, elements.tree[index] == element else {
             preconditionFailure(
                 "SortedObservableArray: an element to remove is not where the comparator puts it; the comparator must be a strict weak ordering that does not change while elements are sorted"
             )
         }
-        _ = tree.remove(at: index)
-        cachedValue = nil
+        _ = elements.edit { $0.remove(at: index) }
         output.add(.remove(element, at: index))
     }
 }
