@@ -179,6 +179,15 @@ struct CollectionTests {
         }
         expectStandardError(of: result, contains: "ArrayInput.remove: index 1 out of 0..<1")
     }
+
+    @Test("a replacement out of range is a precondition failure")
+    func replaceOutOfRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let input = Graph().arrayInput([1])
+            input[3] = 2
+        }
+        expectStandardError(of: result, contains: "ArrayInput[index]: index 3 out of 0..<1")
+    }
 }
 
 @Suite("Incremental collections, misuse")

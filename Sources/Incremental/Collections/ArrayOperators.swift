@@ -4,8 +4,8 @@ extension I {
     public func mapElements<Element, Output>(
         _ transform: @escaping (Element) -> Output
     ) -> I<IncrementalArray<Output>> where Value == IncrementalArray<Element> {
-        DerivedCollectionNode(self) { input, output in
-            for edit in input.edits {
+        DerivedCollectionNode(self) { input, start, output in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let element, let index): output.insert(transform(element), at: index)
                 case .remove(_, let index): output.remove(at: index)
@@ -23,8 +23,8 @@ extension I {
         _ isIncluded: @escaping (Element) -> Bool
     ) -> I<IncrementalArray<Element>> where Value == IncrementalArray<Element> {
         let flags = FilterFlags<Element>()
-        return DerivedCollectionNode(self) { input, output in
-            for edit in input.edits {
+        return DerivedCollectionNode(self) { input, start, output in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let element, let index):
                     let included = isIncluded(element)
@@ -59,8 +59,8 @@ extension I {
     public func sortedElements<Element: Equatable>(
         by areInIncreasingOrder: @escaping (Element, Element) -> Bool
     ) -> I<IncrementalArray<Element>> where Value == IncrementalArray<Element> {
-        DerivedCollectionNode(self) { input, output in
-            for edit in input.edits {
+        DerivedCollectionNode(self) { input, start, output in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let element, _):
                     output.insertSorted(element, by: areInIncreasingOrder)
@@ -86,8 +86,8 @@ extension I {
         _ initial: Result, add: @escaping (Result, Element) -> Result,
         remove: @escaping (Result, Element) -> Result
     ) -> I<Result> where Value == IncrementalArray<Element> {
-        FoldNode(self) { result, input in
-            for edit in input.edits {
+        FoldNode(self) { result, input, start in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let element, _): result = add(result, element)
                 case .remove(let element, _): result = remove(result, element)
@@ -139,41 +139,62 @@ final class FilterFlags<Element> {
 }
 
 /// A node whose value is an incremental collection derived from another collection's edits.
+///
+/// It remembers which change of its input it last applied and how many of that change's
+/// edits: an input read in the middle of a batch and edited again continues the same
+/// change, and only the new edits are applied.
 final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecordingCollection>: I<Output> {
-    let input: I<Input>
-    private let apply: (Input, inout Output) -> Void
+    unowned(unsafe) let input: I<Input>
+    private let apply: (Input, Int, inout Output) -> Void
     private let rebuild: (Input) -> Output
-    private var seenVersion = -1
+    private var seen = SeenChange()
+    /// The propagation whose change the value records; edits made in the same one extend it.
+    private var openWindow = -1
     /// The edits buffer not in use: the value's edits and this one alternate, so that
     /// recording a change allocates nothing in steady state.
     private var spareEdits: [Output.Edit] = []
 
-    init(_ input: I<Input>, apply: @escaping (Input, inout Output) -> Void, rebuild: @escaping (Input) -> Output) {
+    init(
+        _ input: I<Input>, apply: @escaping (Input, Int, inout Output) -> Void,
+        rebuild: @escaping (Input) -> Output
+    ) {
         self.input = input
         self.apply = apply
         self.rebuild = rebuild
-        super.init(graph: input.graph)
-        setCutoff(.alwaysPropagate)
+        super.init(graph: input.graph, cutoff: .alwaysPropagate)
+        appendEdge(to: input)
     }
 
-    override var inputs: [IncrementalNode] { [input] }
-
-    override func recompute() -> RecomputeResult {
+    override func recompute() -> Step {
+        edges[0].seen = input.version
+        if let failure = input.failure { return fail(failure) }
         let source = input.current
-        if source.version == seenVersion, hasValue { return .unchanged }
-        defer { seenVersion = source.version }
-        if !hasValue || source.isReset || source.version != seenVersion + 1 {
-            // First computation, a reset, or changes missed while unobserved: rebuild, O(n).
+        guard hasValue, failure == nil, let start = seen.firstNewEdit(of: source) else {
+            // First computation, a reset, or changes missed: rebuild, O(n).
             let previousVersion = hasValue ? current.version : 0
             current = rebuild(source)
+            failure = nil
             mutateCurrent { $0.version = previousVersion + 1 }
+            openWindow = -1
+            seen = SeenChange(source)
             return .changed
+        }
+        seen = SeenChange(source)
+        if start == source.editCount { return .unchanged }
+        if openWindow == graph.changeWindow && !current.isReset {
+            // Same propagation: the new edits extend the change the readers may have seen.
+            let before = current.editCount
+            mutateCurrent { apply(source, start, &$0) }
+            return current.editCount > before ? .changed : .unchanged
         }
         let (wasReset, version) = (current.isReset, current.version)
         mutateCurrent { swap(&$0.edits, &spareEdits) }
         mutateCurrent { $0.beginChange() }
-        mutateCurrent { apply(source, &$0) }
-        if current.hasEdits { return .changed }
+        mutateCurrent { apply(source, start, &$0) }
+        if current.hasEdits {
+            openWindow = graph.changeWindow
+            return .changed
+        }
         // Nothing changed (a filter dropped every edit): the value stays exactly as it was,
         // its last change's edits and version included. A new version without edits would
         // look to the nodes below like a change they missed, and each would rebuild, O(n).
@@ -188,33 +209,57 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
 
 /// A node whose value folds a collection's edits into a result.
 final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
-    let input: I<Input>
-    private let apply: (inout Result, Input) -> Void
+    unowned(unsafe) let input: I<Input>
+    private let apply: (inout Result, Input, Int) -> Void
     private let rebuild: (Input) -> Result
-    private var seenVersion = -1
+    private var seen = SeenChange()
 
     init(
-        _ input: I<Input>, apply: @escaping (inout Result, Input) -> Void,
+        _ input: I<Input>, apply: @escaping (inout Result, Input, Int) -> Void,
         rebuild: @escaping (Input) -> Result
     ) {
         self.input = input
         self.apply = apply
         self.rebuild = rebuild
         super.init(graph: input.graph)
+        appendEdge(to: input)
     }
 
-    override var inputs: [IncrementalNode] { [input] }
-
-    override func recompute() -> RecomputeResult {
+    override func recompute() -> Step {
+        edges[0].seen = input.version
+        if let failure = input.failure { return fail(failure) }
         let source = input.current
-        if source.version == seenVersion, hasValue { return .unchanged }
-        defer { seenVersion = source.version }
-        if !hasValue || source.isReset || source.version != seenVersion + 1 {
+        guard hasValue, failure == nil, let start = seen.firstNewEdit(of: source) else {
+            seen = SeenChange(source)
             return update(to: rebuild(source))
         }
+        seen = SeenChange(source)
+        if start == source.editCount { return .unchanged }
         var result = current
-        apply(&result, source)
+        apply(&result, source, start)
         return update(to: result)
+    }
+}
+
+/// Which change of a collection a derived node applied, and how many of its edits.
+struct SeenChange {
+    var version = -1
+    var editCount = 0
+
+    init() {}
+
+    init(_ collection: some VersionedCollection) {
+        version = collection.version
+        editCount = collection.editCount
+    }
+
+    /// The index of the first edit of `collection` not applied yet, or `nil` if they
+    /// cannot be applied (a reset, or whole changes missed).
+    func firstNewEdit(of collection: some VersionedCollection) -> Int? {
+        if collection.isReset { return collection.version == version ? collection.editCount : nil }
+        if collection.version == version { return editCount <= collection.editCount ? editCount : nil }
+        if collection.version == version + 1 { return 0 }
+        return nil
     }
 }
 
@@ -223,6 +268,8 @@ final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
 protocol VersionedCollection {
     var version: Int { get }
     var isReset: Bool { get }
+    /// How many edits the current change has recorded.
+    var editCount: Int { get }
 }
 
 /// A collection value a derived node edits: it starts a change and records its edits.
@@ -237,4 +284,5 @@ protocol EditRecordingCollection: VersionedCollection {
 
 extension IncrementalArray: EditRecordingCollection {
     var hasEdits: Bool { !edits.isEmpty }
+    var editCount: Int { edits.count }
 }

@@ -87,20 +87,19 @@ public struct IncrementalArray<Element> {
 /// prices.append(5)            // total recomputes by adding 5, not by summing again
 /// ```
 ///
-/// Each edit propagates at once, unless made inside `graph.batch { }`, where the edits of
-/// the batch reach derived arrays as one change.
+/// Each edit applies at once (``count`` and the elements show it) and propagates at once,
+/// unless made inside `graph.batch { }`, where the edits of the batch reach derived arrays
+/// as one change, or by an observer, where they propagate after the observers of the
+/// current propagation have run. An edit made from inside a `map` or `flatMap` closure
+/// applies after the computation under way.
 public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
     private var openWindow = -1
 
     init(graph: Graph, elements: [Element]) {
-        super.init(graph: graph)
+        super.init(graph: graph, flags: Flags.source, cutoff: .alwaysPropagate)
         current = IncrementalArray(elements)
-        setCutoff(.alwaysPropagate)
-        recomputedAt = 0
-        changedAt = 0
+        checkedAt = 0
     }
-
-    override var isStale: Bool { false }
 
     /// The number of elements.
     public var count: Int { current.count }
@@ -108,49 +107,79 @@ public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
     /// The element at `index`; setting it replaces it.
     public subscript(index: Int) -> Element {
         get { current[index] }
-        set { edit { $0.replace(at: index, with: newValue) } }
+        set {
+            if graph.mustDeferWrites {
+                graph.deferWrite { [self] in self[index] = newValue }
+                return
+            }
+            precondition(index >= 0 && index < count, "ArrayInput[index]: index \(index) out of 0..<\(count)")
+            beginEdit()
+            mutateCurrent { $0.replace(at: index, with: newValue) }
+            endEdit()
+        }
     }
 
     /// Appends `element`.
     public func append(_ element: Element) {
-        edit { $0.insert(element, at: $0.count) }
+        if graph.mustDeferWrites {
+            graph.deferWrite { [self] in append(element) }
+            return
+        }
+        beginEdit()
+        mutateCurrent { $0.insert(element, at: $0.count) }
+        endEdit()
     }
 
     /// Inserts `element` at `index`.
     ///
     /// - Precondition: `index` is in `0...count`.
     public func insert(_ element: Element, at index: Int) {
+        if graph.mustDeferWrites {
+            graph.deferWrite { [self] in insert(element, at: index) }
+            return
+        }
         precondition(index >= 0 && index <= count, "ArrayInput.insert: index \(index) out of 0...\(count)")
-        edit { $0.insert(element, at: index) }
+        beginEdit()
+        mutateCurrent { $0.insert(element, at: index) }
+        endEdit()
     }
 
     /// Removes the element at `index`.
     ///
     /// - Precondition: `index` is in `0..<count`.
     public func remove(at index: Int) {
+        if graph.mustDeferWrites {
+            graph.deferWrite { [self] in remove(at: index) }
+            return
+        }
         precondition(index >= 0 && index < count, "ArrayInput.remove: index \(index) out of 0..<\(count)")
-        edit { $0.remove(at: index) }
+        beginEdit()
+        mutateCurrent { $0.remove(at: index) }
+        endEdit()
     }
 
     /// Replaces every element: derived arrays rebuild, at O(n).
     public func replaceAll(with elements: [Element]) {
-        graph.write { [self] in
-            mutateCurrent { $0.reset(to: elements) }
-            openWindow = -1
-            graph.inputDidChange(self)
+        if graph.mustDeferWrites {
+            graph.deferWrite { [self] in replaceAll(with: elements) }
+            return
+        }
+        mutateCurrent { $0.reset(to: elements) }
+        openWindow = -1
+        endEdit()
+    }
+
+    /// Starts a new change unless the edits made since the last propagation are still open.
+    private func beginEdit() {
+        if openWindow != graph.changeWindow || current.isReset {
+            mutateCurrent { $0.beginChange() }
+            openWindow = graph.changeWindow
         }
     }
 
-    private func edit(_ body: @escaping (inout IncrementalArray<Element>) -> Void) {
-        graph.write { [self] in
-            // Edits made before the graph propagates again belong to the same change.
-            if openWindow != graph.changeWindow || current.isReset {
-                mutateCurrent { $0.beginChange() }
-                openWindow = graph.changeWindow
-            }
-            mutateCurrent { body(&$0) }
-            graph.inputDidChange(self)
-        }
+    private func endEdit() {
+        graph.inputChanged(self)
+        graph.propagate()
     }
 }
 

@@ -71,31 +71,32 @@ public final class DictionaryInput<Key: Hashable, Value>: I<IncrementalDictionar
     private var openWindow = -1
 
     init(graph: Graph, entries: [Key: Value]) {
-        super.init(graph: graph)
+        super.init(graph: graph, flags: Flags.source, cutoff: .alwaysPropagate)
         current = IncrementalDictionary(entries)
-        setCutoff(.alwaysPropagate)
-        recomputedAt = 0
-        changedAt = 0
+        checkedAt = 0
     }
-
-    override var isStale: Bool { false }
 
     /// The number of entries.
     public var count: Int { current.count }
 
-    /// The value under `key`; setting `nil` removes the entry.
+    /// The value under `key`; setting `nil` removes the entry. Applies at once and
+    /// propagates as ``ArrayInput``'s edits do.
     public subscript(key: Key) -> Value? {
         get { current[key] }
         set {
-            graph.write { [self] in
-                if openWindow != graph.changeWindow || current.isReset {
-                    mutateCurrent { $0.beginChange() }
-                    openWindow = graph.changeWindow
-                }
-                let editsBefore = current.edits.count
-                mutateCurrent { $0.set(newValue, for: key) }
-                if current.edits.count > editsBefore { graph.inputDidChange(self) }
+            if graph.mustDeferWrites {
+                graph.deferWrite { [self] in self[key] = newValue }
+                return
             }
+            if openWindow != graph.changeWindow || current.isReset {
+                mutateCurrent { $0.beginChange() }
+                openWindow = graph.changeWindow
+            }
+            let editsBefore = current.edits.count
+            mutateCurrent { $0.set(newValue, for: key) }
+            guard current.edits.count > editsBefore else { return }
+            graph.inputChanged(self)
+            graph.propagate()
         }
     }
 
@@ -118,8 +119,8 @@ extension I {
     public func filterEntries<Key, Element>(
         _ isIncluded: @escaping (Key, Element) -> Bool
     ) -> I<IncrementalDictionary<Key, Element>> where Value == IncrementalDictionary<Key, Element> {
-        DerivedCollectionNode(self) { input, output in
-            for edit in input.edits {
+        DerivedCollectionNode(self) { input, start, output in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let key, let value), .update(let key, _, let value):
                     output.set(isIncluded(key, value) ? value : nil, for: key)
@@ -137,8 +138,8 @@ extension I {
     public func mapEntryValues<Key, Element, Output>(
         _ transform: @escaping (Element) -> Output
     ) -> I<IncrementalDictionary<Key, Output>> where Value == IncrementalDictionary<Key, Element> {
-        DerivedCollectionNode(self) { input, output in
-            for edit in input.edits {
+        DerivedCollectionNode(self) { input, start, output in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let key, let value), .update(let key, _, let value):
                     output.set(transform(value), for: key)
@@ -156,8 +157,8 @@ extension I {
     public func sortedEntries<Key, Element>(
         by areInIncreasingOrder: @escaping ((key: Key, value: Element), (key: Key, value: Element)) -> Bool
     ) -> I<IncrementalArray<(key: Key, value: Element)>> where Value == IncrementalDictionary<Key, Element> {
-        DerivedCollectionNode(self) { input, output in
-            for edit in input.edits {
+        DerivedCollectionNode(self) { input, start, output in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let key, let value):
                     output.insertSorted((key, value), by: areInIncreasingOrder)
@@ -179,8 +180,8 @@ extension I {
         _ initial: Result, add: @escaping (Result, Key, Element) -> Result,
         remove: @escaping (Result, Key, Element) -> Result
     ) -> I<Result> where Value == IncrementalDictionary<Key, Element> {
-        FoldNode(self) { result, input in
-            for edit in input.edits {
+        FoldNode(self) { result, input, start in
+            for edit in input.edits[start...] {
                 switch edit {
                 case .insert(let key, let value): result = add(result, key, value)
                 case .update(let key, let old, let new): result = add(remove(result, key, old), key, new)
@@ -195,4 +196,5 @@ extension I {
 
 extension IncrementalDictionary: EditRecordingCollection {
     var hasEdits: Bool { !edits.isEmpty }
+    var editCount: Int { edits.count }
 }

@@ -14,30 +14,59 @@
 /// ```
 ///
 /// A graph and its nodes live in one isolation domain; see <doc:Semantics> for the rules
-/// of propagation, demand, cutoff and reentrancy.
+/// of propagation, demand, cutoff, errors and reentrancy.
 public final class Graph {
     /// How many nodes of this graph exist (referenced by anything).
     public internal(set) var nodeCount = 0
 
     /// Counts of the work the graph has done, for tests and benchmarks.
-    @exclusivity(unchecked) public private(set) var statistics = Statistics()
+    @exclusivity(unchecked) public internal(set) var statistics = Statistics()
 
-    /// Increases on every change of a value; a node is stale if one of its inputs changed
-    /// after it was recomputed.
-    // Unchecked exclusivity for the propagation loop's state, for the reason given on
+    /// How many propagations in a row observers (or closures) may start by writing inputs
+    /// before the graph stops with a precondition failure: a feedback loop that never
+    /// settles. 100 by default.
+    public var feedbackLimit = 100
+
+    // Unchecked exclusivity for the engine's state, for the reason given on
     // `IncrementalNode`'s bookkeeping.
-    @exclusivity(unchecked) var clock = 0
-    @exclusivity(unchecked) private var heap = RecomputeHeap()
-    @exclusivity(unchecked) private(set) var isStabilizing = false
-    @exclusivity(unchecked) private var isNotifying = false
-    @exclusivity(unchecked) private var batchDepth = 0
-    @exclusivity(unchecked) private var pendingWrites: [() -> Void] = []
-    @exclusivity(unchecked) private var changedObserved: [IncrementalNode] = []
-    /// Counts stabilizations (including empty ones), so that collection inputs know when
-    /// the edits of one change end and the next change begins.
+
+    /// The source of fresh versions.
+    @exclusivity(unchecked) var versionClock = 0
+    /// Increases whenever an input changes: an unnecessary node checked in this epoch is
+    /// current.
+    @exclusivity(unchecked) var epoch = 0
+    /// Increases at the end of each propagation: the edits collection inputs record before
+    /// it belong to one change.
     @exclusivity(unchecked) private(set) var changeWindow = 0
-    /// The node the propagation loop is recomputing (not one it connects on the way).
-    @exclusivity(unchecked) private(set) var nodeBeingPropagated: IncrementalNode?
+    @exclusivity(unchecked) var batchDepth = 0
+    @exclusivity(unchecked) private var isPropagating = false
+    /// Set while an observer receives its first value outside a propagation.
+    @exclusivity(unchecked) private var isDelivering = false
+    /// How many `recompute` calls are running: writes made then are deferred.
+    @exclusivity(unchecked) var recomputeDepth = 0
+    /// Observed nodes that a change reached, in the order reached, to bring up to date and
+    /// notify.
+    @exclusivity(unchecked) private var queue: ContiguousArray<IncrementalNode> = []
+    @exclusivity(unchecked) private var spareQueue: ContiguousArray<IncrementalNode> = []
+    /// Writes made by `map` or `flatMap` closures, applied after the computation.
+    @exclusivity(unchecked) private var deferredWrites: [() -> Void] = []
+    /// Inputs holding the value their readers last saw, to forget at the end of a propagation.
+    @exclusivity(unchecked) var inputsWithBase: ContiguousArray<IncrementalNode> = []
+    /// The stack of `refresh` (see Refresh.swift).
+    @exclusivity(unchecked) var frames: ContiguousArray<Frame> = []
+    /// The stack `push` walks with.
+    @exclusivity(unchecked) var pushStack: ContiguousArray<Unmanaged<IncrementalNode>> = []
+    /// The node a recomputation asked to bring up to date first (`Step.needs`).
+    @exclusivity(unchecked) var needed: Unmanaged<IncrementalNode>?
+    /// The `flatMap` whose transform is running: nodes made now belong to it.
+    @exclusivity(unchecked) var currentScope: IncrementalNode?
+    /// Nodes whose last reference went while the graph frees others; see `releaseLater`.
+    @exclusivity(unchecked) private var graveyard: ContiguousArray<Unmanaged<IncrementalNode>> = []
+    @exclusivity(unchecked) private var isReleasing = false
+    /// Counts observer deliveries, to tell a propagation that did work.
+    @exclusivity(unchecked) var deliveries = 0
+    /// Where `onCleanup` puts cleanups while an observer runs.
+    @exclusivity(unchecked) var cleanupCollector: [() -> Void]?
 
     /// Creates an empty graph.
     public init() {}
@@ -54,9 +83,11 @@ public final class Graph {
 
     /// Runs `body`, then brings the graph up to date once for all the writes it made.
     ///
-    /// Observers see the result of all the writes together, never an intermediate state.
-    /// Batches nest; the outermost one propagates.
-    public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Observers see the result of all the writes together, never an intermediate state;
+    /// writes that leave an input as its readers last saw it change nothing. Batches nest;
+    /// the outermost one propagates. If `body` throws, the writes it made before throwing
+    /// still propagate, then the error is rethrown.
+    public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         batchDepth += 1
         defer {
             batchDepth -= 1
@@ -65,227 +96,219 @@ public final class Graph {
         return try body()
     }
 
+    /// Registers `cleanup` to run before the running observer runs again, and when it is
+    /// disconnected.
+    ///
+    /// ```swift
+    /// let connection = query.observe { text in
+    ///     let request = search(text)
+    ///     graph.onCleanup { request.cancel() }
+    /// }
+    /// ```
+    ///
+    /// - Precondition: Called from inside an observer (a closure given to `observe`).
+    public func onCleanup(_ cleanup: @escaping () -> Void) {
+        precondition(
+            cleanupCollector != nil,
+            "Incremental: onCleanup was called outside an observer; call it from inside a closure given to observe")
+        cleanupCollector!.append(cleanup)
+    }
+
     // MARK: Writes
 
-    /// Called by an input whose value a write changed.
+    /// Whether a write now must wait: a `map` or `flatMap` closure is running.
+    var mustDeferWrites: Bool { recomputeDepth > 0 }
+
+    /// Runs `apply` (which changes inputs through ``inputChanged(_:)``) now and propagates,
+    /// or, from inside a closure, after the computation under way.
     func write(_ apply: @escaping () -> Void) {
-        if beginWrite() {
+        if mustDeferWrites {
+            deferredWrites.append(apply)
+        } else {
             apply()
             propagate()
-        } else {
-            pendingWrites.append(apply)
         }
     }
 
-    /// Checks that an input may be written now, and says whether the write applies at once
-    /// (`true`) or must wait until the observers being notified have all run (`false`: the
-    /// caller passes it to ``deferWrite(_:)``). Lets a write that applies at once do so
-    /// without allocating a closure.
-    func beginWrite() -> Bool {
-        precondition(
-            !isStabilizing,
-            "Incremental: an input was written while the graph was recomputing (from inside a map or flatMap closure); write from an observer or outside the graph instead"
-        )
-        return !isNotifying
-    }
-
-    /// Queues a write made while observers are being notified.
+    /// Queues a write made from inside a closure.
     func deferWrite(_ apply: @escaping () -> Void) {
-        pendingWrites.append(apply)
+        deferredWrites.append(apply)
     }
 
-    /// Records that input `node` changed and queues what depends on it.
-    func inputDidChange(_ node: IncrementalNode) {
-        clock += 1
-        node.changedAt = clock
-        node.recomputedAt = clock
-        for dependent in node.dependents { enqueue(dependent) }
-        if node.hasObservers { noteChanged(node) }
+    /// Records that `input`'s value changed: a new version unless `version` is given (the
+    /// version its readers saw of an equal value), and every necessary node above it
+    /// marked pending.
+    func inputChanged(_ input: IncrementalNode, version: Int? = nil) {
+        epoch += 1
+        if let version {
+            input.version = version
+        } else {
+            versionClock += 1
+            input.version = versionClock
+        }
+        if input.observerCount > 0 { enqueue(input) }
+        if !input.subs.isEmpty { push(from: input) }
+    }
+
+    /// Marks every necessary node that reads `start`, directly or not, pending, and queues
+    /// the observed ones.
+    private func push(from start: IncrementalNode) {
+        var node = start
+        let base = pushStack.count
+        while true {
+            var next: IncrementalNode?
+            var index = 0
+            while index < node.subs.count {
+                let reader = node.subs[index].node
+                index += 1
+                if reader.flags & Flags.pending != 0 { continue }
+                reader.flags |= Flags.pending
+                if reader.observerCount > 0 { enqueue(reader) }
+                if reader.subs.isEmpty { continue }
+                if let pending = next { pushStack.append(Unmanaged.passUnretained(pending)) }
+                next = reader
+            }
+            if let next {
+                node = next
+            } else if pushStack.count > base {
+                node = pushStack.removeLast().takeUnretainedValue()
+            } else {
+                return
+            }
+        }
+    }
+
+    private func enqueue(_ node: IncrementalNode) {
+        guard node.flags & Flags.queued == 0 else { return }
+        node.flags |= Flags.queued
+        queue.append(node)
     }
 
     // MARK: Propagation
 
-    /// Recomputes what is queued, notifies observers, then applies the writes observers
-    /// made, repeating until nothing is left. Does nothing inside a batch or while already
-    /// propagating.
+    /// Brings every queued observed node up to date and notifies its observers, then does
+    /// the same for what observers and closures wrote, until nothing is left. Does nothing
+    /// inside a batch or while already propagating.
     func propagate() {
-        guard batchDepth == 0, !isStabilizing, !isNotifying else { return }
-        stabilize()
-        notify()
-        while !pendingWrites.isEmpty {
-            let writes = pendingWrites
-            pendingWrites = []
-            for apply in writes { apply() }
-            stabilize()
-            notify()
+        guard batchDepth == 0, !isPropagating, !isDelivering else { return }
+        if queue.isEmpty && deferredWrites.isEmpty {
+            endWindow()
+            return
         }
-    }
-
-    private func stabilize() {
-        // Edits written from here on belong to the next change.
-        defer { changeWindow += 1 }
-        guard !heap.isEmpty else { return }
-        isStabilizing = true
-        defer { isStabilizing = false }
-        var recomputed = 0
-        while let node = heap.removeFirst() {
-            guard node.isNecessary else { continue }
-            recomputed += 1
-            nodeBeingPropagated = node
-            finish(node, node.recompute(), propagating: true)
-        }
-        nodeBeingPropagated = nil
-        statistics.propagations += 1
-        statistics.lastRecomputations = recomputed
-        statistics.recomputations += recomputed
-    }
-
-    /// Bookkeeping after a node recomputed.
-    private func finish(_ node: IncrementalNode, _ result: RecomputeResult, propagating: Bool) {
-        switch result {
-        case .changed:
-            clock += 1
-            node.changedAt = clock
-            node.recomputedAt = clock
-            // A node computed while being connected or read has no one to tell: its new
-            // observer gets the value directly, and nothing depends on it yet.
-            if propagating {
-                for dependent in node.dependents { enqueue(dependent) }
-                if node.hasObservers { noteChanged(node) }
-            }
-        case .unchanged:
-            node.recomputedAt = clock
-        case .requeued:
-            break
-        }
-    }
-
-    private func noteChanged(_ node: IncrementalNode) {
-        guard !node.awaitsNotification else { return }
-        node.awaitsNotification = true
-        changedObserved.append(node)
-    }
-
-    private func notify() {
-        guard !changedObserved.isEmpty else { return }
-        isNotifying = true
-        defer { isNotifying = false }
-        var index = 0
-        while index < changedObserved.count {
-            let node = changedObserved[index]
-            node.awaitsNotification = false
-            node.notifyObservers()
-            index += 1
-        }
-        changedObserved.removeAll(keepingCapacity: true)
-    }
-
-    func enqueue(_ node: IncrementalNode) {
-        if node.queuedHeight == nil { heap.insert(node) }
-    }
-
-    var isInsideRecomputation: Bool { isStabilizing }
-
-    // MARK: Demand
-
-    /// Adds one unit of demand to `root`; a node that becomes necessary connects to its
-    /// inputs (which become necessary in turn), takes its height, and recomputes if stale.
-    func connect(_ root: IncrementalNode) {
-        root.demand += 1
-        guard root.demand == 1 else { return }
-        var stack: [(node: IncrementalNode, inputs: [IncrementalNode], next: Int)] = [(root, root.inputs, 0)]
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            if stack[top].next < stack[top].inputs.count {
-                let input = stack[top].inputs[stack[top].next]
-                stack[top].next += 1
-                input.demand += 1
-                if input.demand == 1 { stack.append((input, input.inputs, 0)) }
-                continue
-            }
-            let (node, inputs, _) = stack.removeLast()
-            var height = 0
-            for input in inputs {
-                input.dependents.append(node)
-                height = max(height, input.height + 1)
-            }
-            node.height = height
-            if node.isStale { finish(node, node.recompute(), propagating: false) }
-        }
-    }
-
-    /// Removes one unit of demand from `root`; a node that is no longer needed drops its
-    /// edges to its inputs, which may then stop being needed too.
-    func disconnect(_ root: IncrementalNode) {
-        var stack = [root]
-        while let node = stack.popLast() {
-            node.demand -= 1
-            guard node.demand == 0 else { continue }
-            for input in node.inputs {
-                if let index = input.dependents.firstIndex(where: { $0 === node }) {
-                    input.dependents.remove(at: index)
-                }
-                stack.append(input)
-            }
-            node.didBecomeUnnecessary()
-        }
-    }
-
-    /// Brings an unobserved node up to date by recomputing it and its unobserved inputs as
-    /// needed, without connecting anything.
-    func pull(_ root: IncrementalNode) {
-        var stack: [(node: IncrementalNode, inputs: [IncrementalNode], next: Int)] = [(root, root.inputs, 0)]
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            if stack[top].next < stack[top].inputs.count {
-                let input = stack[top].inputs[stack[top].next]
-                stack[top].next += 1
-                if !input.isNecessary { stack.append((input, input.inputs, 0)) }
-                continue
-            }
-            let (node, _, _) = stack.removeLast()
-            if node.isStale { finish(node, node.recompute(), propagating: false) }
-        }
-    }
-
-    /// Raises `start` to at least `height`, and its dependents above it, so that every node
-    /// stays above its inputs.
-    ///
-    /// - Precondition: The graph has no cycle through `start`.
-    func raise(_ start: IncrementalNode, to height: Int) {
-        guard start.height < height else { return }
-        start.height = height
-        start.isRaising = true
-        var path: [(node: IncrementalNode, next: Int)] = [(start, 0)]
-        while !path.isEmpty {
-            let top = path.count - 1
-            let node = path[top].node
-            guard path[top].next < node.dependents.count else {
-                node.isRaising = false
-                path.removeLast()
-                continue
-            }
-            let dependent = node.dependents[path[top].next]
-            path[top].next += 1
+        isPropagating = true
+        defer { isPropagating = false }
+        var rounds = 0
+        while !queue.isEmpty || !deferredWrites.isEmpty {
+            rounds += 1
             precondition(
-                !dependent.isRaising,
-                "Incremental: a cycle: a flatMap made a node depend on its own value; no node may read itself, directly or through others"
+                rounds <= feedbackLimit,
+                "Incremental: observers kept writing inputs for \(feedbackLimit) propagations in a row without settling (a feedback loop); make the writes converge, or raise Graph.feedbackLimit"
             )
-            if dependent.height <= node.height {
-                dependent.height = node.height + 1
-                dependent.isRaising = true
-                path.append((dependent, 0))
+            if !queue.isEmpty { propagateRound() }
+            if !deferredWrites.isEmpty {
+                let writes = deferredWrites
+                deferredWrites = []
+                for apply in writes { apply() }
             }
         }
+    }
+
+    /// One propagation: bring the queued nodes up to date, then notify.
+    private func propagateRound() {
+        var roots = queue
+        queue = spareQueue
+        let recomputedBefore = statistics.recomputations
+        let deliveredBefore = deliveries
+        for node in roots where node.observerCount > 0 { refresh(node) }
+        let recomputed = statistics.recomputations - recomputedBefore
+        endWindow()
+        // Observers run now. One that writes an input marks what it reaches pending and
+        // queues it for the next round; a node it reaches that is still to be notified in
+        // this round is brought up to date again first, so every observer sees current
+        // values.
+        for node in roots {
+            node.flags &= ~Flags.queued
+            guard node.observerCount > 0 else { continue }
+            if !node.isCurrent { refresh(node) }
+            node.notifyObservers()
+        }
+        roots.removeAll(keepingCapacity: true)
+        spareQueue = roots
+        // A round that recomputed nothing and told nobody (the writes were undone, or a
+        // cutoff stopped them at once) did no work, and is not counted.
+        if recomputed > 0 || deliveries != deliveredBefore {
+            statistics.propagations += 1
+            statistics.lastRecomputations = recomputed
+        }
+    }
+
+    /// Ends a change: collection inputs start a new record of edits, inputs forget the value
+    /// their readers saw.
+    private func endWindow() {
+        changeWindow += 1
+        guard !inputsWithBase.isEmpty else { return }
+        for input in inputsWithBase { input.forgetBase() }
+        inputsWithBase.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs `deliver` (an observer's first delivery) so that the writes it makes propagate
+    /// when it returns, not inside it.
+    func deliveringOutsidePropagation(_ deliver: () -> Void) {
+        if isPropagating || isDelivering {
+            deliver()
+            return
+        }
+        isDelivering = true
+        deliver()
+        isDelivering = false
+        propagate()
+    }
+
+    /// Brings `node` up to date now, then applies what closures wrote meanwhile if nothing
+    /// else will.
+    func read(_ node: IncrementalNode) {
+        if !node.isCurrent { refresh(node) }
+        if !deferredWrites.isEmpty, recomputeDepth == 0, frames.isEmpty, !isPropagating {
+            let writes = deferredWrites
+            deferredWrites = []
+            for apply in writes { apply() }
+            propagate()
+        }
+    }
+
+    // MARK: Releasing
+
+    /// Releases the nodes of `edges` (retained by hand when the edges were made) without
+    /// recursing: a node freed now hands its own edges back here instead of releasing them.
+    func releaseLater(_ edges: ContiguousArray<Edge>) {
+        for edge in edges { graveyard.append(Unmanaged.passUnretained(edge.node)) }
+        drainGraveyard()
+    }
+
+    /// Releases `node` (retained by hand) without recursing.
+    func releaseLater(_ node: IncrementalNode) {
+        graveyard.append(Unmanaged.passUnretained(node))
+        drainGraveyard()
+    }
+
+    private func drainGraveyard() {
+        guard !isReleasing else { return }
+        isReleasing = true
+        withExtendedLifetime(self) {
+            while let node = graveyard.popLast() { node.release() }
+        }
+        isReleasing = false
     }
 }
 
 extension Graph {
     /// Counts of the work a graph has done.
     public struct Statistics: Equatable, Sendable {
-        /// How many propagations ran.
+        /// How many propagations ran: each brings observed nodes up to date after writes and
+        /// notifies their observers. One that recomputed nothing and notified nobody (its
+        /// writes were undone) is not counted.
         public var propagations = 0
-        /// How many node recomputations ran, in all.
+        /// How many node recomputations ran, in all (in propagations and in reads).
         public var recomputations = 0
         /// How many node recomputations the last propagation ran.
         public var lastRecomputations = 0

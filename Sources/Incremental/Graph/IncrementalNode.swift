@@ -1,80 +1,165 @@
 /// A node of an incremental graph, whatever the type of its value.
 ///
-/// ``I`` is the typed node you work with; `IncrementalNode` carries what the graph needs
-/// to schedule it: its height, who depends on it, and whether anything needs it.
+/// ``I`` is the typed node you work with; `IncrementalNode` carries what the graph needs to
+/// keep it current: the nodes it reads (in the order its last computation read them, with
+/// the version of each it saw), the necessary nodes that read it, and its own version.
 public class IncrementalNode {
     /// The graph the node belongs to.
     public let graph: Graph
 
-    // The bookkeeping below is `@exclusivity(unchecked)`: the graph is single-threaded and
-    // never holds an access to these properties across a call that could reach them again,
-    // and the dynamic checks cost about a quarter of a node's recomputation.
+    // The bookkeeping below is `@exclusivity(unchecked)`: a graph is used in one isolation
+    // domain and never holds an access to these properties across a call that could reach
+    // them again, and the dynamic checks cost about a quarter of a recomputation.
 
-    /// The node's height: 0 for inputs and constants, one more than its highest input
-    /// otherwise. Recomputation runs in increasing height, so a node recomputes only after
-    /// all of its inputs are current. Meaningful while the node is observed.
-    @exclusivity(unchecked) public internal(set) var height = 0
+    /// The nodes this node read in its last computation, in reading order. Each edge holds
+    /// its node strongly (a manual retain, released through the graph so that freeing a long
+    /// chain never recurses).
+    @exclusivity(unchecked) final var edges: ContiguousArray<Edge> = []
+    /// The necessary nodes that read this node, each with the index of its edge to it.
+    /// Present only while the reader is necessary.
+    @exclusivity(unchecked) final var subs: ContiguousArray<Sub> = []
+    /// Changes whenever the value changes (after the cutoff): a fresh number from the
+    /// graph's version counter, or, for an input written back to the value its readers saw,
+    /// the version they saw.
+    @exclusivity(unchecked) final var version = 0
+    /// ``Flags``.
+    @exclusivity(unchecked) final var flags: UInt32 = 0
+    /// For an unnecessary node: the graph's write epoch when the node was last known current.
+    @exclusivity(unchecked) final var checkedAt = -1
+    /// How many observers the node has.
+    @exclusivity(unchecked) final var observerCount = 0
+    /// The error the node's computation failed with, if it did (its state instead of a value).
+    @exclusivity(unchecked) final var failure: (any Error)?
 
-    /// How many observers and necessary dependents need this node. A node is computed and
-    /// connected to its inputs only while this is above zero.
-    @exclusivity(unchecked) var demand = 0
-    /// The necessary nodes that read this node.
-    @exclusivity(unchecked) var dependents: [IncrementalNode] = []
-    /// The graph's clock when this node's value last changed.
-    @exclusivity(unchecked) var changedAt = -1
-    /// The graph's clock when this node was last recomputed.
-    @exclusivity(unchecked) var recomputedAt = -1
-    /// The height of the bucket the node is queued in, or `nil` when it is not queued.
-    @exclusivity(unchecked) var queuedHeight: Int?
-    /// Set while a height raise passes through this node, to detect cycles.
-    @exclusivity(unchecked) var isRaising = false
-    /// Set while the node waits in the graph's list of observed nodes that changed.
-    @exclusivity(unchecked) var awaitsNotification = false
+    /// A name shown by ``Graph/dot(_:)``, for debugging.
+    public var debugName: String?
 
-    init(graph: Graph) {
+    init(graph: Graph, flags: UInt32 = 0) {
         self.graph = graph
+        self.flags = flags
         graph.nodeCount += 1
+        if let scope = graph.currentScope { scope.adopt(self) }
     }
 
     deinit {
         graph.nodeCount -= 1
+        if !edges.isEmpty { graph.releaseLater(edges) }
     }
 
-    /// Whether an observer, directly or through other nodes, needs this node.
-    public var isNecessary: Bool { demand > 0 }
+    /// Whether an observer, directly or through the nodes that read this one, needs it.
+    /// Only necessary nodes are linked to their inputs and kept current by propagations.
+    public final var isNecessary: Bool { observerCount > 0 || !subs.isEmpty }
 
-    /// The nodes this node reads now. Overridden by every kind of node.
-    var inputs: [IncrementalNode] { [] }
+    /// Whether the node was invalidated: made inside a `flatMap` whose left-hand side has
+    /// since changed. An invalid node never computes again; it holds ``InvalidatedNode``.
+    public final var isInvalid: Bool { flags & Flags.invalid != 0 }
 
-    /// Recomputes the value from the inputs; returns whether it changed (after the cutoff).
-    /// Overridden by every kind of derived node.
-    func recompute() -> RecomputeResult { .unchanged }
+    /// Whether reading the node now would compute nothing.
+    final var isCurrent: Bool {
+        if flags & (Flags.source | Flags.invalid) != 0 { return true }
+        if isNecessary { return flags & Flags.pending == 0 }
+        return checkedAt == graph.epoch
+    }
 
-    /// Whether the node has observers to notify.
-    var hasObservers: Bool { false }
+    /// The node's height: 0 for inputs and constants, one more than its highest input
+    /// otherwise, as the nodes it read in its last computation stand now. Computed on
+    /// demand (it walks the nodes below); for debugging and ``Graph/dot(_:)``.
+    public var height: Int { graph.heights(from: [self])[ObjectIdentifier(self)] ?? 0 }
 
-    /// Notifies the node's observers of its current value.
+    /// Recomputes the value from the inputs, which are current. Overridden by every kind of
+    /// derived node.
+    func recompute() -> Step { .unchanged }
+
+    /// Called when the node stops being necessary.
+    func didBecomeUnnecessary() {}
+
+    /// For inputs: forgets the value the readers saw, at the end of a propagation.
+    func forgetBase() {}
+
+    /// Whether the node holds a value or an error yet.
+    var hasComputed: Bool { true }
+
+    /// Notifies the observers that have not seen the current version.
     func notifyObservers() {}
 
-    /// Whether an input changed since this node last recomputed.
-    var isStale: Bool {
-        if recomputedAt < 0 { return true }
-        for input in inputs where input.changedAt > recomputedAt { return true }
-        return false
+    /// The typed value as text, for ``Graph/dot(_:)``.
+    var valueDescription: String { "" }
+
+    // MARK: Edges
+
+    /// Adds an edge to `node`, as the `index`-th input read.
+    final func appendEdge(to node: IncrementalNode) {
+        _ = Unmanaged.passUnretained(node).retain()
+        edges.append(Edge(node: node, seen: -1, slot: -1))
     }
 
-    /// Called when the node stops being necessary, so it can let go of what it holds for
-    /// its current inputs (a bind node, its right-hand side).
-    func didBecomeUnnecessary() {}
+    /// Replaces the edge at `index` with one to `node`, linking and unlinking as the node's
+    /// necessity requires. The old node is released through the graph.
+    final func replaceEdge(at index: Int, with node: IncrementalNode) {
+        _ = Unmanaged.passUnretained(node).retain()
+        let old = edges[index].node
+        let wasLinked = edges[index].slot >= 0
+        if wasLinked { graph.unlink(self, edge: index) }
+        edges[index] = Edge(node: node, seen: -1, slot: -1)
+        if isNecessary { graph.link(self, edge: index) }
+        if wasLinked, !old.isNecessary { graph.deactivate(old) }
+        graph.releaseLater(old)
+    }
+
+    // MARK: Scopes
+
+    /// Called on a `flatMap` node for each node made while its transform runs.
+    func adopt(_ node: IncrementalNode) {}
+
+    /// Called when the node is invalidated, before it lets go of its inputs: a `flatMap`
+    /// invalidates the nodes its transform made.
+    func invalidate() {}
+}
+
+/// An edge from a node to a node it reads.
+struct Edge {
+    /// The node read. Retained by hand when the edge is made; see ``IncrementalNode/edges``.
+    unowned(unsafe) let node: IncrementalNode
+    /// `node`'s version when this node last read it.
+    var seen: Int
+    /// The index of the matching ``Sub`` in `node.subs` while linked, -1 otherwise.
+    var slot: Int
+}
+
+/// A necessary node that reads this one.
+struct Sub {
+    /// The reader. Unowned: a linked reader holds this node through its edge, and unlinks
+    /// before it is freed.
+    unowned(unsafe) let node: IncrementalNode
+    /// The index of the reader's edge to this node.
+    var edge: Int
+}
+
+/// The bits of ``IncrementalNode/flags``.
+enum Flags {
+    /// Necessary and maybe stale: an input below changed since it was last current.
+    static let pending: UInt32 = 1
+    /// Being brought up to date now (cycle detection).
+    static let onStack: UInt32 = 2
+    /// An input or constant: current by definition.
+    static let source: UInt32 = 4
+    /// Waiting in the graph's list of observed nodes to bring up to date and notify.
+    static let queued: UInt32 = 8
+    /// Made inside a `flatMap` whose left-hand side has since changed.
+    static let invalid: UInt32 = 16
+    /// Its last computation read a prefix of its edges before deciding the rest (a
+    /// `flatMap`): only the first edge is refreshed before it recomputes.
+    static let dynamic: UInt32 = 32
+    /// An input that holds, in `base`, the value its readers last saw.
+    static let hasBase: UInt32 = 64
 }
 
 /// What a recomputation did.
-enum RecomputeResult {
-    /// The value changed (the cutoff let it through).
+enum Step {
+    /// The value changed (the cutoff let it through), or an error replaced it.
     case changed
     /// The value stayed, or the cutoff judged the new one equal.
     case unchanged
-    /// The node's height was raised and it was queued again; it recomputes later in the same
-    /// propagation.
-    case requeued
+    /// The node needs ``Graph/needed`` brought up to date first; it is called again then.
+    case needs
 }

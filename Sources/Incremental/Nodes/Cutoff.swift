@@ -1,8 +1,16 @@
 /// When a recomputed value counts as unchanged, so that propagation stops at it.
 ///
-/// By default, a node of an `Equatable` type cuts off with `==`: if it recomputes to a value
-/// equal to the one it had, nothing downstream recomputes and its observers are not told.
-/// Other types always propagate. Change a node's cutoff with ``I/setCutoff(_:)``.
+/// The default, decided once per node from the type of its value:
+///
+/// | value | unchanged when |
+/// | --- | --- |
+/// | `Equatable` | `==` |
+/// | a class instance (not `Equatable`) | the same instance (`===`) |
+/// | anything else (tuples, closures, structs that are not `Equatable`) | never: every recomputation propagates |
+///
+/// If a node recomputes to a value its cutoff judges unchanged, nothing downstream
+/// recomputes and its observers are not told. An input's cutoff decides whether a write
+/// changes anything. Change a node's cutoff with ``I/setCutoff(_:)``.
 public struct Cutoff<Value> {
     let isEqual: ((Value, Value) -> Bool)?
 
@@ -14,10 +22,25 @@ public struct Cutoff<Value> {
         Cutoff(isEqual: isEqual)
     }
 
-    /// `==` for `Equatable` types, ``alwaysPropagate`` for others. Decided once per node.
-    static var `default`: Cutoff<Value> {
-        guard let equatable = Value.self as? any Equatable.Type else { return .alwaysPropagate }
-        return Cutoff(isEqual: equality(for: equatable))
+    /// `==` for `Equatable` types, `===` for class types, ``alwaysPropagate`` for others.
+    public static var `default`: Cutoff<Value> {
+        if let equatable = Value.self as? any Equatable.Type {
+            return Cutoff(isEqual: equality(for: equatable))
+        }
+        if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
+            return identity
+        }
+        return .alwaysPropagate
+    }
+
+    /// A recomputation that returns the same instance stops propagation.
+    ///
+    /// - Precondition: `Value` is a class type.
+    public static var identity: Cutoff<Value> {
+        precondition(
+            Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size,
+            "Incremental: Cutoff.identity needs a class type; \(Value.self) is not one")
+        return Cutoff(isEqual: { unsafeBitCast($0, to: AnyObject.self) === unsafeBitCast($1, to: AnyObject.self) })
     }
 
     private static func equality<E: Equatable>(for _: E.Type) -> (Value, Value) -> Bool {

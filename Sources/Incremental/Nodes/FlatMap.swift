@@ -7,72 +7,134 @@ extension I {
     /// ```
     ///
     /// When this value changes, `transform` runs and the node it returns replaces the
-    /// previous one: only the current one is connected and computed, and the previous one
-    /// (with any graph `transform` built for it) is released once nothing else holds it.
-    /// The result is current in the same propagation, even when the new node sits higher in
-    /// the graph than this one: heights are repaired and the node waits its turn.
+    /// previous one. Only the current one is connected and computed: a node that only the
+    /// previous choice read is not recomputed, in that propagation or later, while nothing
+    /// else needs it. The result is current in the same propagation, with the node it
+    /// picked brought up to date first.
+    ///
+    /// Nodes that `transform` makes belong to the run that made them: when this value
+    /// changes, they are *invalidated* (they never compute again, and hold
+    /// ``InvalidatedNode`` as their error), because their closures may capture values of
+    /// the old run. Inputs and constants made there are not invalidated.
+    ///
+    /// `transform` may throw: the error becomes the node's state until this value changes
+    /// and `transform` succeeds.
     ///
     /// - Precondition: The node `transform` returns does not read the result itself (a
     ///   cycle), and belongs to the same graph.
-    public func flatMap<Output>(_ transform: @escaping (Value) -> I<Output>) -> I<Output> {
+    public func flatMap<Output>(_ transform: @escaping (Value) throws -> I<Output>) -> I<Output> {
         BindNode(self, transform)
     }
 }
 
-/// Reads the node its transform picks from the left-hand side.
+/// Reads the node its transform picks from the left-hand side (edge 0); the picked node is
+/// edge 1.
 final class BindNode<Input, Value>: I<Value> {
-    let lhs: I<Input>
-    let transform: (Input) -> I<Value>
-    private(set) var rhs: I<Value>?
-    /// The left-hand side's clock when `transform` last ran.
-    private var lhsSeenAt = -1
+    unowned(unsafe) let lhs: I<Input>
+    let transform: (Input) throws -> I<Value>
+    /// The derived nodes the current run of `transform` made.
+    private var scope: [WeakNode] = []
 
-    init(_ lhs: I<Input>, _ transform: @escaping (Input) -> I<Value>) {
+    init(_ lhs: I<Input>, _ transform: @escaping (Input) throws -> I<Value>) {
         self.lhs = lhs
         self.transform = transform
-        super.init(graph: lhs.graph)
+        super.init(graph: lhs.graph, flags: Flags.dynamic)
+        appendEdge(to: lhs)
     }
 
-    override var inputs: [IncrementalNode] {
-        if let rhs { [lhs, rhs] } else { [lhs] }
-    }
-
-    override var isStale: Bool {
-        rhs == nil || super.isStale
-    }
-
-    override func recompute() -> RecomputeResult {
-        if rhs == nil || lhs.changedAt > lhsSeenAt {
-            lhsSeenAt = lhs.changedAt
-            let newRhs = transform(lhs.current)
-            precondition(newRhs.graph === graph, "Incremental: flatMap returned a node of another graph")
-            if newRhs !== rhs {
-                let oldRhs = rhs
-                rhs = newRhs
-                if isNecessary {
-                    graph.connect(newRhs)
-                    newRhs.dependents.append(self)
-                    if let oldRhs {
-                        if let index = oldRhs.dependents.firstIndex(where: { $0 === self }) {
-                            oldRhs.dependents.remove(at: index)
-                        }
-                        graph.disconnect(oldRhs)
-                    }
-                    if newRhs.height >= height {
-                        graph.raise(self, to: newRhs.height + 1)
-                        if graph.nodeBeingPropagated === self {
-                            // The new node's inputs may still be waiting to recompute at or
-                            // above our old height: take our turn again above it. (A node
-                            // being connected reads it now; it is queued again if it changes.)
-                            graph.enqueue(self)
-                            return .requeued
-                        }
-                    }
-                }
-            }
+    override func recompute() -> Step {
+        if edges.count == 1 || edges[0].seen != lhs.version {
+            edges[0].seen = lhs.version
+            if let failure = pick() { return fail(failure) }
         }
-        let rhs = rhs!
-        if !rhs.isNecessary { graph.pull(rhs) }
+        let rhs = unsafeDowncast(edges[1].node, to: I<Value>.self)
+        if !rhs.isCurrent {
+            graph.needed = Unmanaged.passUnretained(rhs)
+            return .needs
+        }
+        edges[1].seen = rhs.version
+        if let failure = rhs.failure { return fail(failure) }
         return update(to: rhs.current)
+    }
+
+    /// Runs `transform` for the left-hand side's value and reads the node it returns from
+    /// now on; returns the error if there is none to read.
+    private func pick() -> (any Error)? {
+        invalidateScope()
+        if let failure = lhs.failure {
+            dropRhs()
+            return failure
+        }
+        let outer = graph.currentScope
+        graph.currentScope = self
+        defer { graph.currentScope = outer }
+        let newRhs: I<Value>
+        do {
+            newRhs = try transform(lhs.current)
+        } catch {
+            dropRhs()
+            return error
+        }
+        precondition(newRhs.graph === graph, "Incremental: flatMap returned a node of another graph")
+        if edges.count == 1 {
+            appendEdge(to: newRhs)
+            if isNecessary { graph.link(self, edge: 1) }
+        } else if edges[1].node !== newRhs {
+            replaceEdge(at: 1, with: newRhs)
+        }
+        return nil
+    }
+
+    private func dropRhs() {
+        guard edges.count == 2 else { return }
+        let rhs = edges[1].node
+        if edges[1].slot >= 0 {
+            graph.unlink(self, edge: 1)
+            if !rhs.isNecessary { graph.deactivate(rhs) }
+        }
+        edges.removeLast()
+        graph.releaseLater(rhs)
+    }
+
+    override func adopt(_ node: IncrementalNode) {
+        if node.flags & Flags.source == 0 { scope.append(WeakNode(node: node)) }
+    }
+
+    private func invalidateScope() {
+        guard !scope.isEmpty else { return }
+        let nodes = scope
+        scope = []
+        for entry in nodes {
+            if let node = entry.node { graph.invalidate(node) }
+        }
+    }
+
+    override func invalidate() {
+        invalidateScope()
+    }
+}
+
+struct WeakNode {
+    weak var node: IncrementalNode?
+}
+
+extension Graph {
+    /// Makes `node` invalid: it holds ``InvalidatedNode``, never computes again, and lets go
+    /// of what it read; nodes that read it see the error.
+    func invalidate(_ node: IncrementalNode) {
+        guard node.flags & Flags.invalid == 0 else { return }
+        node.invalidate()
+        node.flags |= Flags.invalid
+        node.flags &= ~Flags.pending
+        node.failure = InvalidatedNode()
+        let edges = node.edges
+        for index in edges.indices where edges[index].slot >= 0 {
+            unlink(node, edge: index)
+            let input = edges[index].node
+            if !input.isNecessary { deactivate(input) }
+        }
+        node.edges = []
+        releaseLater(edges)
+        inputChanged(node)
     }
 }

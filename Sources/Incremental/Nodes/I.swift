@@ -8,13 +8,14 @@
 /// name.write("Grace")                               // prints "Hello, Grace!"
 /// ```
 ///
-/// Derived values recompute only while something observes them, at most once per
-/// propagation, and only after every value they read is current. See <doc:Semantics>.
+/// Derived values recompute only when something needs them (an observer, or a read), at
+/// most once per propagation, and only after every value they read is current. A closure
+/// may throw: the error is then the node's state. See <doc:Semantics>.
 public class I<Value>: IncrementalNode {
     // The value lives in a slot rather than in an `Optional<Value>` property: generic code
     // that touches `Optional<Value>` looks up its metadata at run time, which cost more
     // than the rest of a node's recomputation.
-    private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    final let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     /// Whether the slot holds a value.
     // Unchecked: the graph is single-threaded and never holds an access to these across a
     // call that could reach them again; the dynamic checks cost a quarter of a recompute.
@@ -22,15 +23,16 @@ public class I<Value>: IncrementalNode {
     @exclusivity(unchecked) final var cutsOff = false
     @exclusivity(unchecked) final var equality: (Value, Value) -> Bool = { _, _ in false }
     // Observers take the value by address: a list of a non-generic type, so that notifying
-    // them looks up no generic metadata at run time (a list of `(Int, ((Value) -> Void)?)`
-    // did, on every notification: callgrind). Unchecked exclusivity as above.
+    // them looks up no generic metadata at run time. Unchecked exclusivity as above.
     @exclusivity(unchecked) private var observers: [RawObserver] = []
     @exclusivity(unchecked) private var nextObserverKey = 0
-    @exclusivity(unchecked) private var liveObservers = 0
+    /// How many deliveries to this node's observers are under way (nested when an observer
+    /// writes outside a propagation); removed observers are compacted only at zero.
+    @exclusivity(unchecked) private var deliveryDepth = 0
 
-    override init(graph: Graph) {
-        super.init(graph: graph)
-        setCutoff(.default)
+    init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value> = .default) {
+        super.init(graph: graph, flags: flags)
+        setCutoff(cutoff)
     }
 
     deinit {
@@ -56,14 +58,41 @@ public class I<Value>: IncrementalNode {
         body(&slot.pointee)
     }
 
+    override final var hasComputed: Bool { hasValue || failure != nil }
+
     /// The current value.
     ///
-    /// For an observed node, the value as of the last propagation. For an unobserved one,
-    /// reading computes it (and the unobserved values it reads) on the spot, without
-    /// connecting anything; nothing is kept up to date afterwards.
+    /// Reading brings the node up to date first if an input changed since it computed
+    /// (observed or not, inside a batch or not), so it is always consistent with the
+    /// inputs as last written. Reading an unobserved node computes what it needs on the
+    /// spot, each node at most once, without connecting anything.
+    ///
+    /// - Precondition: The node holds a value, not an error (its closure, or one below it,
+    ///   threw). Use ``get()`` or ``result`` where a closure may throw.
     public var value: Value {
-        if !isNecessary || !hasValue { graph.pull(self) }
+        graph.read(self)
+        if let failure {
+            preconditionFailure(
+                "Incremental: value read of a node that holds an error (\(failure)); read it with get() or result where a closure may throw"
+            )
+        }
         return current
+    }
+
+    /// The current value, or the error the node holds, thrown. Brings the node up to date
+    /// as ``value`` does.
+    public func get() throws -> Value {
+        graph.read(self)
+        if let failure { throw failure }
+        return current
+    }
+
+    /// The current value or the error the node holds. Brings the node up to date as
+    /// ``value`` does.
+    public var result: Result<Value, any Error> {
+        graph.read(self)
+        if let failure { return .failure(failure) }
+        return .success(current)
     }
 
     /// Sets the node's cutoff: when a recomputed value counts as unchanged.
@@ -82,152 +111,189 @@ public class I<Value>: IncrementalNode {
         return self
     }
 
-    /// Delivers the current value to `sink` at once, then the new value after each
-    /// propagation that changes it, until the connection disconnects.
-    ///
-    /// Observing makes the node necessary: it and everything it reads are computed and kept
-    /// up to date. Observers run after the propagation has finished, so every value they can
-    /// read is consistent; a write they make is applied after all observers have run.
-    ///
-    /// - Precondition: Not called from inside a `map` or `flatMap` closure.
-    public func observe(_ sink: @escaping (Value) -> Void) -> Connection {
-        precondition(
-            !graph.isInsideRecomputation,
-            "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
-        let key = nextObserverKey
-        nextObserverKey += 1
-        observers.append(RawObserver(key: key) { sink($0.assumingMemoryBound(to: Value.self).pointee) })
-        liveObservers += 1
-        graph.connect(self)
-        sink(current)
-        return Connection(isolated: { [self] in removeObserver(key) })
-    }
-
-    private func removeObserver(_ key: Int) {
-        guard let index = observers.firstIndex(where: { $0.key == key }), observers[index].sink != nil else {
-            return
-        }
-        let removed = observers[index].sink
-        observers[index].sink = nil
-        liveObservers -= 1
-        if !isNotifying { observers.remove(at: index) }
-        graph.disconnect(self)
-        _ = removed
-    }
-
-    @exclusivity(unchecked) private var isNotifying = false
-
-    override var hasObservers: Bool { liveObservers > 0 }
-
-    override func notifyObservers() {
-        guard hasValue else { return }
-        isNotifying = true
-        withUnsafePointer(to: current) { value in
-            let end = observers.count
-            var index = 0
-            while index < end {
-                if let sink = observers[index].sink { sink(UnsafeRawPointer(value)) }
-                index += 1
-            }
-        }
-        isNotifying = false
-        if observers.count != liveObservers { observers.removeAll { $0.sink == nil } }
-    }
-
     /// Stores `newValue` unless the cutoff judges it equal to the current value.
-    final func update(to newValue: Value) -> RecomputeResult {
+    final func update(to newValue: Value) -> Step {
         if hasValue {
-            if cutsOff && equality(slot.pointee, newValue) { return .unchanged }
+            if failure != nil {
+                failure = nil
+            } else if cutsOff && equality(slot.pointee, newValue) {
+                return .unchanged
+            }
             slot.pointee = newValue
         } else {
             slot.initialize(to: newValue)
             hasValue = true
+            failure = nil
         }
         return .changed
     }
-}
 
-/// A value you write: the sources of an incremental graph.
-///
-/// ```swift
-/// let count = graph.input(0)
-/// count.write(1)                 // propagates at once, unless inside graph.batch { }
-/// count.value += 1               // the same, through the property
-/// ```
-///
-/// A write equal to the current value (for `Equatable` values) changes nothing; see
-/// ``Cutoff``. A write made by an observer during a propagation is applied after all
-/// observers have run, in the order written.
-public class Input<Value>: I<Value> {
-    init(graph: Graph, value: Value) {
-        super.init(graph: graph)
-        current = value
-        recomputedAt = 0
-        changedAt = 0
+    /// Makes `error` the node's state.
+    final func fail(_ error: any Error) -> Step {
+        failure = error
+        return .changed
     }
 
-    /// The input as a derived-value handle, as in Chris Eidhof's Incremental.
-    public var i: I<Value> { self }
-
-    /// The input's value; setting it writes.
-    override public var value: Value {
-        get { current }
-        set { write(newValue) }
+    override var valueDescription: String {
+        if let failure { return "error(\(failure))" }
+        return hasValue ? String(describing: current) : "–"
     }
 
-    /// Writes `newValue` and propagates (at the end of the batch, inside one).
+    // MARK: Observers
+
+    /// Delivers the current value to `sink` at once, then the new value after each
+    /// propagation that changes it, until the connection disconnects.
+    ///
+    /// Observing makes the node necessary: it and everything it reads are kept up to date.
+    /// Observers run after the propagation has made every observed node current. While the
+    /// node holds an error (a closure threw), `sink` is not called; use
+    /// ``observeResult(_:)`` to receive errors too.
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
-    public func write(_ newValue: Value) {
-        guard graph.beginWrite() else {
-            graph.deferWrite { [self] in apply(newValue) }
-            return
+    public func observe(_ sink: @escaping (Value) -> Void) -> Connection {
+        addObserver(RawObserver(key: 0, sink: { sink($0.assumingMemoryBound(to: Value.self).pointee) }, onError: nil))
+    }
+
+    /// Delivers the current value or error to `sink` at once, then each new value or error
+    /// after each propagation that changes it, until the connection disconnects.
+    ///
+    /// ```swift
+    /// let parsed = text.map { try Int($0, format: .number) }
+    /// let connection = parsed.observeResult { result in
+    ///     switch result {
+    ///     case .success(let number): show(number)
+    ///     case .failure(let error): show(error)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Precondition: Not called from inside a `map` or `flatMap` closure.
+    public func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
+        addObserver(
+            RawObserver(
+                key: 0, sink: { sink(.success($0.assumingMemoryBound(to: Value.self).pointee)) },
+                onError: { sink(.failure($0)) }))
+    }
+
+    private func addObserver(_ observer: RawObserver) -> Connection {
+        precondition(
+            graph.recomputeDepth == 0,
+            "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
+        var observer = observer
+        observer.key = nextObserverKey
+        nextObserverKey += 1
+        let key = observer.key
+        observers.append(observer)
+        graph.addObserver(to: self)
+        graph.read(self)
+        // Writes the observer makes now are propagated after it returns, as they are when it
+        // runs in a propagation: observers never nest.
+        graph.deliveringOutsidePropagation {
+            deliver(toObserverAt: observers.count - 1)
         }
-        apply(newValue)
-        graph.propagate()
+        return Connection(isolated: { [self] in removeObserver(key) })
     }
 
-    private func apply(_ newValue: Value) {
-        if update(to: newValue) == .changed { graph.inputDidChange(self) }
+    private func removeObserver(_ key: Int) {
+        guard let index = observers.firstIndex(where: { $0.key == key }), observers[index].isActive else { return }
+        let cleanups = observers[index].cleanups
+        observers[index].sink = nil
+        observers[index].onError = nil
+        observers[index].cleanups = []
+        observers[index].isActive = false
+        if deliveryDepth == 0 { observers.remove(at: index) }
+        graph.removeObserver(from: self)
+        for cleanup in cleanups { cleanup() }
     }
 
-    /// Mutates the stored value in place without telling the graph; for owners that keep
-    /// their state in the input (Resin's root store) and report the change with
-    /// ``markChanged()`` once they are done. Must not be called during a recomputation.
-    package func mutateWithoutPropagating<Result>(_ body: (inout Value) -> Result) -> Result {
-        mutateCurrent(body)
+    override final func notifyObservers() {
+        guard hasComputed else { return }
+        deliveryDepth += 1
+        let end = observers.count
+        var index = 0
+        while index < end {
+            if observers[index].isActive && observers[index].seen != version {
+                deliver(toObserverAt: index)
+            }
+            index += 1
+        }
+        deliveryDepth -= 1
+        compactObservers()
     }
 
-    /// Reports that the value changed (in place), as a write that always propagates.
-    package func markChanged() {
-        graph.write { [self] in graph.inputDidChange(self) }
+    private func compactObservers() {
+        if deliveryDepth == 0, observers.count != observerCount {
+            observers.removeAll { !$0.isActive }
+        }
     }
 
-    /// Changes the value in place and propagates.
-    public func modify(_ body: (inout Value) -> Void) {
-        var copy = current
-        body(&copy)
-        write(copy)
+    /// Runs the observer's cleanups, then the observer with the current value or error.
+    private func deliver(toObserverAt index: Int) {
+        observers[index].seen = version
+        graph.deliveries += 1
+        if !observers[index].cleanups.isEmpty {
+            let cleanups = observers[index].cleanups
+            observers[index].cleanups = []
+            for cleanup in cleanups { cleanup() }
+        }
+        guard observers[index].isActive else { return }
+        let collector = graph.cleanupCollector
+        graph.cleanupCollector = []
+        deliveryDepth += 1
+        if let failure {
+            let onError = observers[index].onError
+            onError?(failure)
+        } else if let sink = observers[index].sink {
+            withUnsafePointer(to: current) { sink(UnsafeRawPointer($0)) }
+        }
+        deliveryDepth -= 1
+        let cleanups = graph.cleanupCollector ?? []
+        graph.cleanupCollector = collector
+        if !cleanups.isEmpty {
+            if observers[index].isActive {
+                observers[index].cleanups += cleanups
+            } else {
+                // Disconnected while it ran: its cleanups run at once.
+                for cleanup in cleanups { cleanup() }
+            }
+        }
+        compactObservers()
     }
-
-    override var isStale: Bool { false }
 }
 
-/// A node that never changes.
-final class ConstantNode<Value>: I<Value> {
-    init(graph: Graph, value: Value) {
-        super.init(graph: graph)
-        current = value
-        recomputedAt = 0
-        changedAt = 0
+extension I: Subscribable {
+    /// Delivers the current value at once, then each new value, until the connection
+    /// disconnects: ``observe(_:)`` under the name every paradigm of this package shares,
+    /// so `.values` and code written against `Subscribable` work with incremental values.
+    public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
+        observe(sink)
     }
-
-    override var isStale: Bool { false }
 }
 
 /// An observer of a node: a sink that takes the node's value by address, so that the list of
 /// observers has one non-generic type whatever the value's type.
 struct RawObserver {
-    let key: Int
+    var key: Int
     var sink: ((UnsafeRawPointer) -> Void)?
+    var onError: ((any Error) -> Void)?
+    /// The node's version this observer last received.
+    var seen = -1
+    /// What to run before the observer runs again, or when it is disconnected.
+    var cleanups: [() -> Void] = []
+    var isActive = true
+
+    init(key: Int, sink: ((UnsafeRawPointer) -> Void)?, onError: ((any Error) -> Void)?) {
+        self.key = key
+        self.sink = sink
+        self.onError = onError
+    }
+}
+
+/// The error that an invalidated node holds: it was made inside a `flatMap` whose
+/// left-hand side has since changed, so its closure may hold values that no longer apply.
+public struct InvalidatedNode: Error, CustomStringConvertible, Sendable {
+    /// A sentence saying why the node is invalid.
+    public var description: String {
+        "the node was made inside a flatMap whose left-hand side has since changed"
+    }
 }

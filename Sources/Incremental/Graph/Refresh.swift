@@ -1,0 +1,184 @@
+/// Bringing a node up to date: the pull half of the engine.
+///
+/// A node is current when nothing it read changed since it last computed. To make a node
+/// current, the graph looks at the nodes it read, in the order its last computation read
+/// them: each is made current first, then its version is compared with the one this node
+/// saw. At the first that differs, the node recomputes (after making the remaining inputs
+/// current, so its closure never sees a mix of old and new values); if none differs, the
+/// node is current without recomputing. A `flatMap` looks only at its left-hand side first:
+/// when that changed, it picks its node again before reading it, so a node only the old
+/// choice read is never brought up to date.
+///
+/// The walk uses an explicit stack: a chain of any depth is made current without
+/// recursion, and each node is visited once per change (a node made current is recognised
+/// as such: necessary nodes by their pending flag, others by the graph's write epoch).
+extension Graph {
+    /// Makes `root` current.
+    func refresh(_ root: IncrementalNode) {
+        if root.isCurrent { return }
+        let base = frames.count
+        begin(root)
+        while frames.count > base {
+            let top = frames.count - 1
+            let node = frames[top].node
+            var mode = frames[top].mode
+            if mode != .resume {
+                let isDynamic = node.flags & Flags.dynamic != 0
+                let limit = mode == .prepare && isDynamic ? min(1, node.edges.count) : node.edges.count
+                var index = frames[top].index
+                var descended = false
+                while index < limit {
+                    let input = node.edges[index].node
+                    if !input.isCurrent {
+                        frames[top].index = index
+                        frames[top].mode = mode
+                        begin(input)
+                        descended = true
+                        break
+                    }
+                    if mode == .check && input.version != node.edges[index].seen {
+                        mode = .prepare
+                        // A flatMap decides what to read next from what changed.
+                        if isDynamic { break }
+                    }
+                    index += 1
+                }
+                if descended { continue }
+                if mode == .check {
+                    end(node)
+                    frames.removeLast()
+                    continue
+                }
+            }
+            recomputeDepth += 1
+            let step = node.recompute()
+            recomputeDepth -= 1
+            switch step {
+            case .needs:
+                frames[top].mode = .resume
+                let input = needed!.takeUnretainedValue()
+                needed = nil
+                begin(input)
+                continue
+            case .changed:
+                versionClock += 1
+                node.version = versionClock
+            case .unchanged:
+                break
+            }
+            statistics.recomputations += 1
+            end(node)
+            frames.removeLast()
+        }
+    }
+
+    private func begin(_ node: IncrementalNode) {
+        precondition(
+            node.flags & Flags.onStack == 0,
+            "Incremental: a cycle: a node reads its own value, directly or through others (a flatMap returned a node that reads the flatMap, or a closure read a node that reads it)"
+        )
+        node.flags |= Flags.onStack
+        frames.append(Frame(node: node, index: 0, mode: node.hasComputed ? .check : .prepare))
+    }
+
+    private func end(_ node: IncrementalNode) {
+        node.flags &= ~(Flags.onStack | Flags.pending)
+        node.checkedAt = epoch
+    }
+}
+
+/// A node on the stack of ``Graph/refresh(_:)``.
+struct Frame {
+    unowned(unsafe) let node: IncrementalNode
+    /// The next edge to look at.
+    var index: Int
+    var mode: Mode
+
+    enum Mode: UInt8 {
+        /// Looking for an input that changed.
+        case check
+        /// An input changed (or the node never computed): making the rest current, then
+        /// recomputing.
+        case prepare
+        /// Recomputing again after the node asked for an input to be made current.
+        case resume
+    }
+}
+
+// MARK: - Demand
+
+extension Graph {
+    /// Links edge `index` of `node` into the readers of the node it reads, and makes that
+    /// node necessary if it was not.
+    func link(_ node: IncrementalNode, edge index: Int) {
+        let input = node.edges[index].node
+        let wasNecessary = input.isNecessary
+        node.edges[index].slot = input.subs.count
+        input.subs.append(Sub(node: node, edge: index))
+        if !wasNecessary { activate(input) }
+    }
+
+    /// Removes edge `index` of `node` from the readers of the node it reads (in O(1): the
+    /// last reader takes its place). Does not deactivate that node.
+    func unlink(_ node: IncrementalNode, edge index: Int) {
+        let input = node.edges[index].node
+        let slot = node.edges[index].slot
+        node.edges[index].slot = -1
+        let last = input.subs.count - 1
+        if slot != last {
+            let moved = input.subs[last]
+            input.subs[slot] = moved
+            moved.node.edges[moved.edge].slot = slot
+        }
+        input.subs.removeLast()
+    }
+
+    /// Called when `root` became necessary: links it, and the nodes it reads that become
+    /// necessary in turn, to their inputs. A node not known to be current is marked pending,
+    /// so the next refresh checks it.
+    func activate(_ root: IncrementalNode) {
+        var stack = [Unmanaged.passUnretained(root)]
+        while let next = stack.popLast() {
+            let node = next.takeUnretainedValue()
+            if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
+                node.flags |= Flags.pending
+            }
+            for index in node.edges.indices {
+                let input = node.edges[index].node
+                let wasNecessary = input.isNecessary
+                node.edges[index].slot = input.subs.count
+                input.subs.append(Sub(node: node, edge: index))
+                if !wasNecessary { stack.append(Unmanaged.passUnretained(input)) }
+            }
+        }
+    }
+
+    /// Called when `root` stopped being necessary: unlinks it, and the nodes it reads that
+    /// stop being necessary in turn, from their inputs.
+    func deactivate(_ root: IncrementalNode) {
+        var stack = [Unmanaged.passUnretained(root)]
+        while let next = stack.popLast() {
+            let node = next.takeUnretainedValue()
+            if node.flags & Flags.pending == 0 { node.checkedAt = epoch }
+            node.flags &= ~Flags.pending
+            for index in node.edges.indices where node.edges[index].slot >= 0 {
+                unlink(node, edge: index)
+                let input = node.edges[index].node
+                if !input.isNecessary { stack.append(Unmanaged.passUnretained(input)) }
+            }
+            node.didBecomeUnnecessary()
+        }
+    }
+
+    /// Adds an observer's demand to `node`.
+    func addObserver(to node: IncrementalNode) {
+        node.observerCount += 1
+        if node.observerCount == 1 && node.subs.isEmpty { activate(node) }
+    }
+
+    /// Removes an observer's demand from `node`.
+    func removeObserver(from node: IncrementalNode) {
+        node.observerCount -= 1
+        if !node.isNecessary { deactivate(node) }
+    }
+}

@@ -1,0 +1,111 @@
+/// A value you write: the sources of an incremental graph.
+///
+/// ```swift
+/// let count = graph.input(0)
+/// count.write(1)                 // propagates at once, unless inside graph.batch { }
+/// count.value += 1               // the same, through the property
+/// ```
+///
+/// Whether a write changes anything is decided against the value the input's readers last
+/// saw (by its cutoff: `==` for `Equatable` values, `===` for class instances): writing an
+/// equal value, or writing a value and then, in the same batch, the old one back, changes
+/// nothing and recomputes nothing. A write made by an observer applies at once and
+/// propagates after the observers of the current propagation have run; a write made from
+/// inside a `map` or `flatMap` closure applies after the computation under way.
+public class Input<Value>: I<Value> {
+    /// The value the readers saw before the writes of this propagation, while
+    /// `Flags.hasBase` is set, and its version.
+    private let base = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    private var baseVersion = 0
+
+    init(graph: Graph, value: Value) {
+        super.init(graph: graph, flags: Flags.source)
+        current = value
+        checkedAt = 0
+    }
+
+    deinit {
+        if flags & Flags.hasBase != 0 { base.deinitialize(count: 1) }
+        base.deallocate()
+    }
+
+    /// The input as a derived-value handle, as in Chris Eidhof's Incremental.
+    public var i: I<Value> { self }
+
+    /// The input's value, as last written; setting it writes.
+    override public var value: Value {
+        get { current }
+        set { write(newValue) }
+    }
+
+    /// Writes `newValue` and propagates (at the end of the batch, inside one; after the
+    /// computation under way, from inside a closure).
+    public func write(_ newValue: Value) {
+        if graph.mustDeferWrites {
+            graph.deferWrite { [self] in apply(newValue) }
+            return
+        }
+        apply(newValue)
+        graph.propagate()
+    }
+
+    private func apply(_ newValue: Value) {
+        guard cutsOff else {
+            current = newValue
+            graph.inputChanged(self)
+            return
+        }
+        if equality(current, newValue) { return }
+        if flags & Flags.hasBase != 0 {
+            if equality(base.pointee, newValue) {
+                // Back to what the readers saw: to them, nothing changed.
+                current = newValue
+                forgetBase()
+                graph.inputChanged(self, version: baseVersion)
+                return
+            }
+            current = newValue
+        } else {
+            base.moveInitialize(from: slot, count: 1)
+            slot.initialize(to: newValue)
+            baseVersion = version
+            flags |= Flags.hasBase
+            graph.inputsWithBase.append(self)
+        }
+        graph.inputChanged(self)
+    }
+
+    override func forgetBase() {
+        guard flags & Flags.hasBase != 0 else { return }
+        base.deinitialize(count: 1)
+        flags &= ~Flags.hasBase
+    }
+
+    /// Mutates the stored value in place without telling the graph; for owners that keep
+    /// their state in the input (Resin's root store) and report the change with
+    /// ``markChanged()`` once they are done. Must not be called during a recomputation.
+    package func mutateWithoutPropagating<Result>(_ body: (inout Value) -> Result) -> Result {
+        mutateCurrent(body)
+    }
+
+    /// Reports that the value changed (in place), as a write that always propagates.
+    package func markChanged() {
+        graph.write { [self] in graph.inputChanged(self) }
+    }
+
+    /// Changes the value in place and propagates.
+    public func modify(_ body: (inout Value) -> Void) {
+        var copy = current
+        body(&copy)
+        write(copy)
+    }
+}
+
+/// A node that never changes.
+final class ConstantNode<Value>: I<Value> {
+    init(graph: Graph, value: Value) {
+        super.init(graph: graph, flags: Flags.source)
+        current = value
+        checkedAt = 0
+    }
+}

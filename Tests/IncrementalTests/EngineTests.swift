@@ -1,0 +1,250 @@
+import Incremental
+import Testing
+
+/// The second-generation engine: each case here failed on the first one.
+@Suite("Engine: exactness")
+struct EngineTests {
+    @Test("a shorter array and a valid index written in one batch: no closure sees the old index")
+    func bindSwitchWithShorterArray() {
+        let graph = Graph()
+        let items = graph.input([10, 20, 30, 40])
+        let index = graph.input(3)
+        var seenIndices: [Int] = []
+        let element = index.flatMap { i in
+            items.map { array -> Int in
+                seenIndices.append(i)
+                return array[i]
+            }
+        }
+        var seen: [Int] = []
+        let connection = element.observe { seen.append($0) }
+        graph.batch {
+            items.write([1, 2])
+            index.write(1)
+        }
+        #expect(seen == [40, 2])
+        #expect(seenIndices == [3, 1])
+        _ = connection
+    }
+
+    @Test("closures in a diamond through flatMap never see a mix of old and new values")
+    func noMixedValuesInClosures() {
+        let graph = Graph()
+        let a = graph.input(1)
+        let selector = graph.input(true)
+        let doubled = a.map { $0 * 2 }
+        let tripled = a.map { $0 * 3 }
+        var mixes = 0
+        let chosen = selector.flatMap { useDoubled in
+            useDoubled ? doubled : tripled
+        }
+        let joined = map2(chosen, a) { value, source -> Int in
+            if value != source * 2 && value != source * 3 { mixes += 1 }
+            return value + source
+        }
+        let connection = joined.observe { _ in }
+        for step in 0..<200 {
+            graph.batch {
+                a.write(step)
+                if step % 3 == 0 { selector.write(!selector.value) }
+            }
+        }
+        #expect(mixes == 0)
+        _ = connection
+    }
+
+    @Test("a node made inside a flatMap is invalidated when the flatMap switches, never read stale")
+    func invalidation() throws {
+        let graph = Graph()
+        let items = graph.input([10, 20, 30])
+        let index = graph.input(2)
+        var made: [I<Int>] = []
+        let element = index.flatMap { i -> I<Int> in
+            let node = items.map { $0[i] }
+            made.append(node)
+            return node
+        }
+        let connection = element.observe { _ in }
+        let first = try #require(made.first)
+        #expect(try first.get() == 30)
+        graph.batch {
+            items.write([1])
+            index.write(0)
+        }
+        #expect(element.value == 1)
+        #expect(first.isInvalid)
+        #expect(throws: InvalidatedNode.self) { try first.get() }
+        // Its closure (which captured index 2) never runs again, even when read.
+        items.write([5])
+        #expect(throws: InvalidatedNode.self) { try first.get() }
+        #expect(element.value == 5)
+        _ = connection
+    }
+
+    @Test("an observer of an invalidated node receives the error once")
+    func invalidationReachesObservers() {
+        let graph = Graph()
+        let index = graph.input(0)
+        var inner: I<Int>?
+        let outer = index.flatMap { i -> I<Int> in
+            let node = graph.constant(i).map { $0 + 100 }
+            if inner == nil { inner = node }
+            return node
+        }
+        let outerConnection = outer.observe { _ in }
+        var results: [String] = []
+        let innerConnection = inner!.observeResult { result in
+            switch result {
+            case .success(let value): results.append("\(value)")
+            case .failure(let error): results.append("\(type(of: error))")
+            }
+        }
+        index.write(1)
+        index.write(2)
+        #expect(results == ["100", "InvalidatedNode"])
+        #expect(outer.value == 102)
+        _ = (outerConnection, innerConnection)
+    }
+
+    @Test("reading an unobserved ladder visits each node once, even at 60 levels")
+    func ladderRead() {
+        let graph = Graph()
+        let counter = Counter()
+        let input = graph.input(1)
+        var left: I<Int> = input
+        var right: I<Int> = input
+        for _ in 0..<60 {
+            let nextLeft = map2(left, right, counter.counting { ($0 &+ $1) % 1_000_003 })
+            let nextRight = map2(left, right, counter.counting { ($0 &* 3 &+ $1) % 1_000_003 })
+            (left, right) = (nextLeft, nextRight)
+        }
+        let top = map2(left, right, counter.counting { $0 &+ $1 })
+        _ = top.value
+        #expect(counter.count == 121)
+        _ = top.value
+        #expect(counter.count == 121)
+        input.write(2)
+        _ = top.value
+        #expect(counter.count == 242)
+        #expect(top.value == reference(levels: 60, input: 2))
+    }
+
+    private func reference(levels: Int, input: Int) -> Int {
+        var (left, right) = (input, input)
+        for _ in 0..<levels {
+            (left, right) = ((left &+ right) % 1_000_003, (left &* 3 &+ right) % 1_000_003)
+        }
+        return left &+ right
+    }
+
+    @Test("a 100,000-deep chain connects, propagates, pulls and is freed without recursion")
+    func deepChain() {
+        let graph = Graph()
+        do {
+            let input = graph.input(0)
+            var node: I<Int> = input
+            for _ in 0..<100_000 { node = node.map { $0 + 1 } }
+            #expect(node.value == 100_000)
+            input.write(1)
+            #expect(node.value == 100_001)
+            var seen: [Int] = []
+            let connection = node.observe { seen.append($0) }
+            input.write(2)
+            #expect(seen == [100_001, 100_002])
+            #expect(graph.nodeCount == 100_001)
+            connection.disconnect()
+            #expect(!input.isNecessary)
+        }
+        #expect(graph.nodeCount == 0)
+    }
+
+    @Test("an observer added during a notification receives each value once")
+    func observerAddedDuringNotification() {
+        let graph = Graph()
+        let a = graph.input(0)
+        let doubled = a.map { $0 * 2 }
+        var late: [Int] = []
+        var lateConnection: Connection?
+        let first = doubled.observe { value in
+            if value == 2 && lateConnection == nil {
+                lateConnection = doubled.observe { late.append($0) }
+            }
+        }
+        a.write(1)
+        a.write(2)
+        #expect(late == [2, 4])
+        _ = (first, lateConnection)
+    }
+
+    @Test("ArrayInput edits from an observer apply at once: count follows them")
+    func arrayEditsFromObserver() {
+        let graph = Graph()
+        let trigger = graph.input(0)
+        let list = graph.arrayInput([1, 2, 3])
+        let total = list.sum()
+        var totals: [Int] = []
+        let totalConnection = total.observe { totals.append($0) }
+        let connection = trigger.observe { value in
+            guard value > 0 else { return }
+            list.append(99)
+            #expect(list.count == 4)
+            list.remove(at: list.count - 1)
+            list.remove(at: list.count - 1)
+        }
+        trigger.write(1)
+        #expect(list.value.elements == [1, 2])
+        #expect(totals == [6, 3])
+        _ = (connection, totalConnection)
+    }
+
+    @Test("a write from inside a map closure is deferred to after the computation (Jane Street)")
+    func writeInsideClosure() {
+        let graph = Graph()
+        let a = graph.input(1)
+        let log = graph.input(0)
+        var readInside: [Int] = []
+        let mirrored = a.map { value -> Int in
+            log.write(value * 10)
+            readInside.append(log.value)
+            return value
+        }
+        var logs: [Int] = []
+        let connections = [log.observe { logs.append($0) }, mirrored.observe { _ in }]
+        a.write(2)
+        #expect(logs == [0, 10, 20])
+        #expect(log.value == 20)
+        // Inside the closure the write has not applied yet.
+        #expect(readInside == [0, 10])
+        _ = connections
+    }
+
+    @Test("an observer that writes an input converging to a fixed point settles")
+    func convergingFeedback() {
+        let graph = Graph()
+        let a = graph.input(0)
+        let connection = a.observe { value in
+            if value < 50 { a.write(value + 1) }
+        }
+        #expect(a.value == 50)
+        _ = connection
+    }
+}
+
+/// Counts the calls of the closures it wraps.
+final class Counter {
+    var count = 0
+
+    func counting<A, B, C>(_ body: @escaping (A, B) -> C) -> (A, B) -> C {
+        { [unowned self] in
+            count += 1
+            return body($0, $1)
+        }
+    }
+
+    func counting<A, B>(_ body: @escaping (A) -> B) -> (A) -> B {
+        { [unowned self] in
+            count += 1
+            return body($0)
+        }
+    }
+}
