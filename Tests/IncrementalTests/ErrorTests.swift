@@ -19,7 +19,9 @@ struct ErrorTests {
         let text = graph.input("1")
         let number = text.map { try parse($0) }
         var dependentRuns = 0
-        let doubled = number.map { dependentRuns += 1; return $0 * 2 }
+        let doubled = number.map {
+            dependentRuns += 1; return $0 * 2
+        }
         var results: [String] = []
         let connection = doubled.observeResult { result in
             switch result {

@@ -18,9 +18,14 @@ struct SemanticsTests {
             useLeft = graph.input(true)
             left = graph.input(1)
             right = graph.input(100)
-            let leftDerived = left.map { [unowned self] in leftRuns += 1; return $0 * 2 }
-            let rightDerived = right.map { [unowned self] in rightRuns += 1; return $0 * 2 }
-            connection = useLeft.flatMap { $0 ? leftDerived : rightDerived }.observe { [unowned self] in seen.append($0) }
+            let leftDerived = left.map { [unowned self] in
+                leftRuns += 1; return $0 * 2
+            }
+            let rightDerived = right.map { [unowned self] in
+                rightRuns += 1; return $0 * 2
+            }
+            connection = useLeft.flatMap { $0 ? leftDerived : rightDerived }.observe { [unowned self] in seen.append($0)
+            }
         }
     }
 
@@ -69,8 +74,12 @@ struct SemanticsTests {
         let a = graph.input(0)
         var observedRuns = 0
         var unobservedRuns = 0
-        let observed = a.map { observedRuns += 1; return $0 + 1 }
-        let unobserved = a.map { unobservedRuns += 1; return $0 + 2 }
+        let observed = a.map {
+            observedRuns += 1; return $0 + 1
+        }
+        let unobserved = a.map {
+            unobservedRuns += 1; return $0 + 2
+        }
         var seen: [Int] = []
         let connection = observed.observe { seen.append($0) }
         #expect(unobserved.value == 2)
@@ -100,7 +109,9 @@ struct SemanticsTests {
         let graph = Graph()
         let a = graph.input("x")
         var runs = 0
-        let connection = a.map { runs += 1; return $0.count }.observe { _ in }
+        let connection = a.map {
+            runs += 1; return $0.count
+        }.observe { _ in }
         graph.batch {
             a.write("yy")
             a.write("zzz")
@@ -119,7 +130,9 @@ struct SemanticsTests {
         let version = graph.input(0)
         var downstream = 0
         let model = version.map { _ in shared }
-        let names = model.map { downstream += 1; return $0.name }
+        let names = model.map {
+            downstream += 1; return $0.name
+        }
         var notified = 0
         let connection = model.observe { _ in notified += 1 }
         let namesConnection = names.observe { _ in }
