@@ -53,15 +53,15 @@ public final class Graph {
     /// Inputs holding the value their readers last saw, to forget at the end of a propagation.
     @exclusivity(unchecked) var inputsWithBase: ContiguousArray<IncrementalNode> = []
     /// The stack of `refresh` (see Refresh.swift).
-    @exclusivity(unchecked) var frames: ContiguousArray<Frame> = []
+    @exclusivity(unchecked) var frames = RawList<Frame>()
     /// The stack `push` walks with.
-    @exclusivity(unchecked) var pushStack: ContiguousArray<Unmanaged<IncrementalNode>> = []
+    @exclusivity(unchecked) var pushStack = RawList<Unmanaged<IncrementalNode>>()
     /// The node a recomputation asked to bring up to date first (`Step.needs`).
     @exclusivity(unchecked) var needed: Unmanaged<IncrementalNode>?
     /// The `flatMap` whose transform is running: nodes made now belong to it.
     @exclusivity(unchecked) var currentScope: IncrementalNode?
     /// Nodes whose last reference went while the graph frees others; see `releaseLater`.
-    @exclusivity(unchecked) private var graveyard: ContiguousArray<Unmanaged<IncrementalNode>> = []
+    @exclusivity(unchecked) private var graveyard = RawList<Unmanaged<IncrementalNode>>()
     @exclusivity(unchecked) private var isReleasing = false
     /// Counts observer deliveries, to tell a propagation that did work.
     @exclusivity(unchecked) var deliveries = 0
@@ -70,6 +70,12 @@ public final class Graph {
 
     /// Creates an empty graph.
     public init() {}
+
+    deinit {
+        frames.deallocate()
+        pushStack.deallocate()
+        graveyard.deallocate()
+    }
 
     /// A new input holding `value`.
     public func input<Value>(_ value: Value) -> Input<Value> {
@@ -153,23 +159,25 @@ public final class Graph {
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
     /// the observed ones.
     private func push(from start: IncrementalNode) {
-        var node = start
+        // Unowned(unsafe): each node reached is held by the edge of a node that reads it.
+        unowned(unsafe) var node = start
         let base = pushStack.count
         while true {
-            var next: IncrementalNode?
+            var next: Unmanaged<IncrementalNode>?
             var index = 0
-            while index < node.subs.count {
-                let reader = node.subs[index].node
+            let count = node.subs.count
+            while index < count {
+                unowned(unsafe) let reader = node.subs[index].node
                 index += 1
                 if reader.flags & Flags.pending != 0 { continue }
                 reader.flags |= Flags.pending
                 if reader.observerCount > 0 { enqueue(reader) }
                 if reader.subs.isEmpty { continue }
-                if let pending = next { pushStack.append(Unmanaged.passUnretained(pending)) }
-                next = reader
+                if let pending = next { pushStack.append(pending) }
+                next = Unmanaged.passUnretained(reader)
             }
             if let next {
-                node = next
+                node = next.takeUnretainedValue()
             } else if pushStack.count > base {
                 node = pushStack.removeLast().takeUnretainedValue()
             } else {
@@ -280,7 +288,7 @@ public final class Graph {
 
     /// Releases the nodes of `edges` (retained by hand when the edges were made) without
     /// recursing: a node freed now hands its own edges back here instead of releasing them.
-    func releaseLater(_ edges: ContiguousArray<Edge>) {
+    func releaseLater(_ edges: RawList<Edge>) {
         for edge in edges { graveyard.append(Unmanaged.passUnretained(edge.node)) }
         drainGraveyard()
     }
@@ -295,7 +303,7 @@ public final class Graph {
         guard !isReleasing else { return }
         isReleasing = true
         withExtendedLifetime(self) {
-            while let node = graveyard.popLast() { node.release() }
+            while !graveyard.isEmpty { graveyard.removeLast().release() }
         }
         isReleasing = false
     }

@@ -14,10 +14,10 @@ public class IncrementalNode {
     /// The nodes this node read in its last computation, in reading order. Each edge holds
     /// its node strongly (a manual retain, released through the graph so that freeing a long
     /// chain never recurses).
-    @exclusivity(unchecked) final var edges: ContiguousArray<Edge> = []
+    @exclusivity(unchecked) final var edges = RawList<Edge>()
     /// The necessary nodes that read this node, each with the index of its edge to it.
     /// Present only while the reader is necessary.
-    @exclusivity(unchecked) final var subs: ContiguousArray<Sub> = []
+    @exclusivity(unchecked) final var subs = RawList<Sub>()
     /// Changes whenever the value changes (after the cutoff): a fresh number from the
     /// graph's version counter, or, for an input written back to the value its readers saw,
     /// the version they saw.
@@ -44,6 +44,8 @@ public class IncrementalNode {
     deinit {
         graph.nodeCount -= 1
         if !edges.isEmpty { graph.releaseLater(edges) }
+        edges.deallocate()
+        subs.deallocate()
     }
 
     /// Whether an observer, directly or through the nodes that read this one, needs it.

@@ -20,7 +20,10 @@ extension Graph {
         begin(root)
         while frames.count > base {
             let top = frames.count - 1
-            let node = frames[top].node
+            // Unowned(unsafe): every node on the stack is held by the caller (the root) or by
+            // the edge of the node below it; plain references would retain and release it at
+            // every step.
+            unowned(unsafe) let node = frames[top].node
             var mode = frames[top].mode
             if mode != .resume {
                 let isDynamic = node.flags & Flags.dynamic != 0
@@ -28,8 +31,8 @@ extension Graph {
                 var index = frames[top].index
                 var descended = false
                 while index < limit {
-                    let input = node.edges[index].node
-                    if !input.isCurrent {
+                    unowned(unsafe) let input = node.edges[index].node
+                    if !isCurrent(input) {
                         frames[top].index = index
                         frames[top].mode = mode
                         begin(input)
@@ -51,12 +54,12 @@ extension Graph {
                 }
             }
             recomputeDepth += 1
-            let step = node.recompute()
+            let step = Unmanaged.passUnretained(node)._withUnsafeGuaranteedRef { $0.recompute() }
             recomputeDepth -= 1
             switch step {
             case .needs:
                 frames[top].mode = .resume
-                let input = needed!.takeUnretainedValue()
+                unowned(unsafe) let input = needed!.takeUnretainedValue()
                 needed = nil
                 begin(input)
                 continue
@@ -70,6 +73,15 @@ extension Graph {
             end(node)
             frames.removeLast()
         }
+    }
+
+    /// ``IncrementalNode/isCurrent``, without going through the node's graph.
+    @inline(__always)
+    private func isCurrent(_ node: IncrementalNode) -> Bool {
+        let flags = node.flags
+        if flags & (Flags.source | Flags.invalid) != 0 { return true }
+        if node.observerCount > 0 || !node.subs.isEmpty { return flags & Flags.pending == 0 }
+        return node.checkedAt == epoch
     }
 
     private func begin(_ node: IncrementalNode) {

@@ -133,8 +133,10 @@ extension Graph {
             let input = edges[index].node
             if !input.isNecessary { deactivate(input) }
         }
-        node.edges = []
+        node.edges = RawList()
         releaseLater(edges)
+        var freed = edges
+        freed.deallocate()
         inputChanged(node)
     }
 }

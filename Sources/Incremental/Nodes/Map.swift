@@ -71,7 +71,8 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
 }
 
 final class MapNode<Input, Value>: I<Value> {
-    // Held strongly through the edge; see `IncrementalNode.edges`.
+    // Held strongly through the edge, whose release the graph defers, so that freeing a long
+    // chain never recurses; see `IncrementalNode.edges`.
     unowned(unsafe) let input: I<Input>
     let transform: (Input) throws -> Value
 
