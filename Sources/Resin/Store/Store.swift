@@ -263,3 +263,15 @@ extension Store {
         return actions
     }
 }
+
+extension Store: Subscribable {
+    /// Delivers the store's state at once, then after each action that changes it, until the
+    /// connection disconnects: ``state``'s `observe` under the name every paradigm of this
+    /// package shares, so `.values` and code written against `Subscribable` work with stores
+    /// and focused stores. The connection keeps the store alive while it is connected.
+    public func subscribe(_ sink: @escaping (State) -> Void) -> Connection {
+        let connection = state.observe(sink)
+        connection.onDisconnect(isolated: { [self] in _ = self })
+        return connection
+    }
+}
