@@ -57,11 +57,7 @@ public class IncrementalNode {
     public final var isInvalid: Bool { flags & Flags.invalid != 0 }
 
     /// Whether reading the node now would compute nothing.
-    final var isCurrent: Bool {
-        if flags & (Flags.source | Flags.invalid) != 0 { return true }
-        if isNecessary { return flags & Flags.pending == 0 }
-        return checkedAt == graph.epoch
-    }
+    final var isCurrent: Bool { graph.isCurrent(self) }
 
     /// The node's height: 0 for inputs and constants, one more than its highest input
     /// otherwise, as the nodes it read in its last computation stand now. Computed on

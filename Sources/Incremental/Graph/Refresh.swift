@@ -75,9 +75,11 @@ extension Graph {
         }
     }
 
-    /// ``IncrementalNode/isCurrent``, without going through the node's graph.
+    /// Whether reading `node` now would compute nothing: inputs, constants and invalid nodes
+    /// always; a necessary node unless a write marked it pending; another node if it was
+    /// checked since the last write.
     @inline(__always)
-    private func isCurrent(_ node: IncrementalNode) -> Bool {
+    func isCurrent(_ node: IncrementalNode) -> Bool {
         let flags = node.flags
         if flags & (Flags.source | Flags.invalid) != 0 { return true }
         if node.observerCount > 0 || !node.subs.isEmpty { return flags & Flags.pending == 0 }
