@@ -38,7 +38,7 @@ public final class Graph {
     /// Increases at the end of each propagation: the edits collection inputs record before
     /// it belong to one change.
     @exclusivity(unchecked) private(set) var changeWindow = 0
-    @exclusivity(unchecked) var batchDepth = 0
+    @exclusivity(unchecked) @usableFromInline var batchDepth = 0
     @exclusivity(unchecked) private var isPropagating = false
     /// Set while an observer receives its first value outside a propagation.
     @exclusivity(unchecked) private var isDelivering = false
@@ -46,12 +46,15 @@ public final class Graph {
     @exclusivity(unchecked) var recomputeDepth = 0
     /// Observed nodes that a change reached, in the order reached, to bring up to date and
     /// notify.
-    @exclusivity(unchecked) private var queue: ContiguousArray<IncrementalNode> = []
-    @exclusivity(unchecked) private var spareQueue: ContiguousArray<IncrementalNode> = []
+    /// Each is retained by hand while queued.
+    @exclusivity(unchecked) private var queue = RawList<Unmanaged<IncrementalNode>>()
+    /// The queue of the round under way (its nodes retained, as in `queue`).
+    @exclusivity(unchecked) private var roundQueue = RawList<Unmanaged<IncrementalNode>>()
     /// Writes made by `map` or `flatMap` closures, applied after the computation.
     @exclusivity(unchecked) private var deferredWrites: [() -> Void] = []
     /// Inputs holding the value their readers last saw, to forget at the end of a propagation.
-    @exclusivity(unchecked) var inputsWithBase: ContiguousArray<IncrementalNode> = []
+    /// Each is retained by hand while listed.
+    @exclusivity(unchecked) var inputsWithBase = RawList<Unmanaged<IncrementalNode>>()
     /// The stack of `refresh` (see Refresh.swift).
     @exclusivity(unchecked) var frames = RawList<Frame>()
     /// The stack `push` walks with.
@@ -65,8 +68,11 @@ public final class Graph {
     @exclusivity(unchecked) private var isReleasing = false
     /// Counts observer deliveries, to tell a propagation that did work.
     @exclusivity(unchecked) var deliveries = 0
-    /// Where `onCleanup` puts cleanups while an observer runs.
-    @exclusivity(unchecked) var cleanupCollector: [() -> Void]?
+    /// Where `onCleanup` puts cleanups while an observer runs; the observer takes those
+    /// registered during its run when it returns.
+    @exclusivity(unchecked) var cleanups: [() -> Void] = []
+    /// How many observers are running (nested when one reads or writes).
+    @exclusivity(unchecked) var observerDepth = 0
 
     /// Creates an empty graph.
     public init() {}
@@ -75,11 +81,21 @@ public final class Graph {
         frames.deallocate()
         pushStack.deallocate()
         graveyard.deallocate()
+        queue.deallocate()
+        roundQueue.deallocate()
+        inputsWithBase.deallocate()
     }
 
     /// A new input holding `value`.
     public func input<Value>(_ value: Value) -> Input<Value> {
         Input(graph: self, value: value)
+    }
+
+    /// A new input holding `value`, compared with `==` by code specialized for its type.
+    public func input<Value: Equatable>(_ value: Value) -> Input<Value> {
+        let input = Input(graph: self, value: value)
+        input.useEquatableCutoff()
+        return input
     }
 
     /// A node that always holds `value`.
@@ -93,6 +109,7 @@ public final class Graph {
     /// writes that leave an input as its readers last saw it change nothing. Batches nest;
     /// the outermost one propagates. If `body` throws, the writes it made before throwing
     /// still propagate, then the error is rethrown.
+    @inlinable
     public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         batchDepth += 1
         defer {
@@ -115,15 +132,15 @@ public final class Graph {
     /// - Precondition: Called from inside an observer (a closure given to `observe`).
     public func onCleanup(_ cleanup: @escaping () -> Void) {
         precondition(
-            cleanupCollector != nil,
+            observerDepth > 0,
             "Incremental: onCleanup was called outside an observer; call it from inside a closure given to observe")
-        cleanupCollector!.append(cleanup)
+        cleanups.append(cleanup)
     }
 
     // MARK: Writes
 
     /// Whether a write now must wait: a `map` or `flatMap` closure is running.
-    var mustDeferWrites: Bool { recomputeDepth > 0 }
+    @usableFromInline var mustDeferWrites: Bool { recomputeDepth > 0 }
 
     /// Runs `apply` (which changes inputs through ``inputChanged(_:)``) now and propagates,
     /// or, from inside a closure, after the computation under way.
@@ -144,6 +161,7 @@ public final class Graph {
     /// Records that `input`'s value changed: a new version unless `version` is given (the
     /// version its readers saw of an equal value), and every necessary node above it
     /// marked pending.
+    @usableFromInline
     func inputChanged(_ input: IncrementalNode, version: Int? = nil) {
         epoch += 1
         if let version {
@@ -159,37 +177,44 @@ public final class Graph {
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
     /// the observed ones.
     private func push(from start: IncrementalNode) {
-        // Unowned(unsafe): each node reached is held by the edge of a node that reads it.
-        unowned(unsafe) var node = start
         let base = pushStack.count
+        var next = markReaders(of: start)
         while true {
-            var next: Unmanaged<IncrementalNode>?
-            var index = 0
-            let count = node.subs.count
-            while index < count {
-                unowned(unsafe) let reader = node.subs[index].node
-                index += 1
-                if reader.flags & Flags.pending != 0 { continue }
-                reader.flags |= Flags.pending
-                if reader.observerCount > 0 { enqueue(reader) }
-                if reader.subs.isEmpty { continue }
-                if let pending = next { pushStack.append(pending) }
-                next = Unmanaged.passUnretained(reader)
-            }
-            if let next {
-                node = next.takeUnretainedValue()
+            if let node = next {
+                next = node._withUnsafeGuaranteedRef { markReaders(of: $0) }
             } else if pushStack.count > base {
-                node = pushStack.removeLast().takeUnretainedValue()
+                next = pushStack.removeLast()
             } else {
                 return
             }
         }
     }
 
+    /// Marks the readers of `node` pending and queues the observed ones; returns one of
+    /// those read in turn, and stacks the others.
+    @inline(__always)
+    private func markReaders(of node: IncrementalNode) -> Unmanaged<IncrementalNode>? {
+        var next: Unmanaged<IncrementalNode>?
+        for index in 0..<node.subs.count {
+            let reader = node.subs[index].ref
+            let isRead = reader._withUnsafeGuaranteedRef { reader -> Bool in
+                if reader.flags & Flags.pending != 0 { return false }
+                reader.flags |= Flags.pending
+                if reader.observerCount > 0 { enqueue(reader) }
+                return !reader.subs.isEmpty
+            }
+            if isRead {
+                if let pending = next { pushStack.append(pending) }
+                next = reader
+            }
+        }
+        return next
+    }
+
     private func enqueue(_ node: IncrementalNode) {
         guard node.flags & Flags.queued == 0 else { return }
         node.flags |= Flags.queued
-        queue.append(node)
+        queue.append(Unmanaged.passUnretained(node).retain())
     }
 
     // MARK: Propagation
@@ -197,6 +222,7 @@ public final class Graph {
     /// Brings every queued observed node up to date and notifies its observers, then does
     /// the same for what observers and closures wrote, until nothing is left. Does nothing
     /// inside a batch or while already propagating.
+    @usableFromInline
     func propagate() {
         guard batchDepth == 0, !isPropagating, !isDelivering else { return }
         if queue.isEmpty && deferredWrites.isEmpty {
@@ -223,25 +249,28 @@ public final class Graph {
 
     /// One propagation: bring the queued nodes up to date, then notify.
     private func propagateRound() {
-        var roots = queue
-        queue = spareQueue
+        swap(&queue, &roundQueue)
         let recomputedBefore = statistics.recomputations
         let deliveredBefore = deliveries
-        for node in roots where node.observerCount > 0 { refresh(node) }
+        for node in roundQueue {
+            node._withUnsafeGuaranteedRef { if $0.observerCount > 0 { refresh($0) } }
+        }
         let recomputed = statistics.recomputations - recomputedBefore
         endWindow()
         // Observers run now. One that writes an input marks what it reaches pending and
         // queues it for the next round; a node it reaches that is still to be notified in
         // this round is brought up to date again first, so every observer sees current
         // values.
-        for node in roots {
-            node.flags &= ~Flags.queued
-            guard node.observerCount > 0 else { continue }
-            if !node.isCurrent { refresh(node) }
-            node.notifyObservers()
+        for node in roundQueue {
+            node._withUnsafeGuaranteedRef { node in
+                node.flags &= ~Flags.queued
+                guard node.observerCount > 0 else { return }
+                if !isCurrent(node) { refresh(node) }
+                node.notifyObservers()
+            }
         }
-        roots.removeAll(keepingCapacity: true)
-        spareQueue = roots
+        for node in roundQueue { node.release() }
+        roundQueue.removeAll()
         // A round that recomputed nothing and told nobody (the writes were undone, or a
         // cutoff stopped them at once) did no work, and is not counted.
         if recomputed > 0 || deliveries != deliveredBefore {
@@ -255,8 +284,9 @@ public final class Graph {
     private func endWindow() {
         changeWindow += 1
         guard !inputsWithBase.isEmpty else { return }
-        for input in inputsWithBase { input.forgetBase() }
-        inputsWithBase.removeAll(keepingCapacity: true)
+        for input in inputsWithBase { input._withUnsafeGuaranteedRef { $0.forgetBase() } }
+        for input in inputsWithBase { input.release() }
+        inputsWithBase.removeAll()
     }
 
     /// Runs `deliver` (an observer's first delivery) so that the writes it makes propagate

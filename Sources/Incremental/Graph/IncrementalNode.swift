@@ -23,20 +23,29 @@ public class IncrementalNode {
     /// the version they saw.
     @exclusivity(unchecked) final var version = 0
     /// ``Flags``.
-    @exclusivity(unchecked) final var flags: UInt32 = 0
+    @exclusivity(unchecked) @usableFromInline final var flags: UInt32 = 0
     /// For an unnecessary node: the graph's write epoch when the node was last known current.
     @exclusivity(unchecked) final var checkedAt = -1
     /// How many observers the node has.
     @exclusivity(unchecked) final var observerCount = 0
     /// The error the node's computation failed with, if it did (its state instead of a value).
-    @exclusivity(unchecked) final var failure: (any Error)?
+    /// `Flags.failed` mirrors whether there is one, for the engine's hot path.
+    @exclusivity(unchecked) final var failure: (any Error)? {
+        didSet {
+            if failure == nil { flags &= ~Flags.failed } else { flags |= Flags.failed }
+        }
+    }
+    /// Where the node's value is stored (an ``I``'s slot), for nodes that read it without
+    /// knowing its type.
+    @usableFromInline final let valueAddress: UnsafeMutableRawPointer
 
     /// A name shown by ``Graph/dot(_:)``, for debugging.
     public var debugName: String?
 
-    init(graph: Graph, flags: UInt32 = 0) {
+    init(graph: Graph, flags: UInt32, valueAddress: UnsafeMutableRawPointer) {
         self.graph = graph
         self.flags = flags
+        self.valueAddress = valueAddress
         graph.nodeCount += 1
         if let scope = graph.currentScope { scope.adopt(self) }
     }
@@ -75,7 +84,7 @@ public class IncrementalNode {
     func forgetBase() {}
 
     /// Whether the node holds a value or an error yet.
-    var hasComputed: Bool { true }
+    final var hasComputed: Bool { flags & (Flags.hasValue | Flags.failed) != 0 }
 
     /// Notifies the observers that have not seen the current version.
     func notifyObservers() {}
@@ -87,18 +96,17 @@ public class IncrementalNode {
 
     /// Adds an edge to `node`, as the `index`-th input read.
     final func appendEdge(to node: IncrementalNode) {
-        _ = Unmanaged.passUnretained(node).retain()
-        edges.append(Edge(node: node, seen: -1, slot: -1))
+        edges.append(Edge(ref: Unmanaged.passUnretained(node).retain(), seen: -1, slot: -1))
     }
 
     /// Replaces the edge at `index` with one to `node`, linking and unlinking as the node's
     /// necessity requires. The old node is released through the graph.
     final func replaceEdge(at index: Int, with node: IncrementalNode) {
-        _ = Unmanaged.passUnretained(node).retain()
+        let ref = Unmanaged.passUnretained(node).retain()
         let old = edges[index].node
         let wasLinked = edges[index].slot >= 0
         if wasLinked { graph.unlink(self, edge: index) }
-        edges[index] = Edge(node: node, seen: -1, slot: -1)
+        edges[index] = Edge(ref: ref, seen: -1, slot: -1)
         if isNecessary { graph.link(self, edge: index) }
         if wasLinked, !old.isNecessary { graph.deactivate(old) }
         graph.releaseLater(old)
@@ -114,26 +122,38 @@ public class IncrementalNode {
     func invalidate() {}
 }
 
+// Edges, readers and stack frames refer to nodes by `Unmanaged` references, and the engine
+// reads a node through `_withUnsafeGuaranteedRef`: a reference loaded from an `unowned(unsafe)`
+// or `Unmanaged` value into a plain one is retained and released around its uses, which cost
+// most of a recomputation.
+
 /// An edge from a node to a node it reads.
 struct Edge {
     /// The node read. Retained by hand when the edge is made; see ``IncrementalNode/edges``.
-    unowned(unsafe) let node: IncrementalNode
+    let ref: Unmanaged<IncrementalNode>
     /// `node`'s version when this node last read it.
     var seen: Int
     /// The index of the matching ``Sub`` in `node.subs` while linked, -1 otherwise.
     var slot: Int
+
+    /// The node read, as a plain reference (off the hot path).
+    var node: IncrementalNode { ref.takeUnretainedValue() }
 }
 
 /// A necessary node that reads this one.
 struct Sub {
-    /// The reader. Unowned: a linked reader holds this node through its edge, and unlinks
-    /// before it is freed.
-    unowned(unsafe) let node: IncrementalNode
+    /// The reader. Not retained: a linked reader holds this node through its edge, and
+    /// unlinks before it is freed.
+    let ref: Unmanaged<IncrementalNode>
     /// The index of the reader's edge to this node.
     var edge: Int
+
+    /// The reader, as a plain reference (off the hot path).
+    var node: IncrementalNode { ref.takeUnretainedValue() }
 }
 
 /// The bits of ``IncrementalNode/flags``.
+@usableFromInline
 enum Flags {
     /// Necessary and maybe stale: an input below changed since it was last current.
     static let pending: UInt32 = 1
@@ -149,7 +169,11 @@ enum Flags {
     /// `flatMap`): only the first edge is refreshed before it recomputes.
     static let dynamic: UInt32 = 32
     /// An input that holds, in `base`, the value its readers last saw.
-    static let hasBase: UInt32 = 64
+    @usableFromInline static let hasBase: UInt32 = 64
+    /// The node holds an error (``IncrementalNode/failure``) instead of a value.
+    @usableFromInline static let failed: UInt32 = 128
+    /// The node's slot holds a value (``I/hasValue``).
+    @usableFromInline static let hasValue: UInt32 = 256
 }
 
 /// What a recomputation did.

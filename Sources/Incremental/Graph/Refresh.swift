@@ -15,64 +15,64 @@
 extension Graph {
     /// Makes `root` current.
     func refresh(_ root: IncrementalNode) {
-        if root.isCurrent { return }
+        if isCurrent(root) { return }
         let base = frames.count
-        begin(root)
+        begin(Unmanaged.passUnretained(root))
         while frames.count > base {
             let top = frames.count - 1
-            // Unowned(unsafe): every node on the stack is held by the caller (the root) or by
-            // the edge of the node below it; plain references would retain and release it at
-            // every step.
-            unowned(unsafe) let node = frames[top].node
-            var mode = frames[top].mode
-            if mode != .resume {
-                let isDynamic = node.flags & Flags.dynamic != 0
-                let limit = mode == .prepare && isDynamic ? min(1, node.edges.count) : node.edges.count
-                var index = frames[top].index
-                var descended = false
-                while index < limit {
-                    unowned(unsafe) let input = node.edges[index].node
-                    if !isCurrent(input) {
-                        frames[top].index = index
-                        frames[top].mode = mode
-                        begin(input)
-                        descended = true
-                        break
-                    }
-                    if mode == .check && input.version != node.edges[index].seen {
-                        mode = .prepare
-                        // A flatMap decides what to read next from what changed.
-                        if isDynamic { break }
-                    }
-                    index += 1
-                }
-                if descended { continue }
-                if mode == .check {
-                    end(node)
-                    frames.removeLast()
-                    continue
-                }
-            }
-            recomputeDepth += 1
-            let step = Unmanaged.passUnretained(node)._withUnsafeGuaranteedRef { $0.recompute() }
-            recomputeDepth -= 1
-            switch step {
-            case .needs:
-                frames[top].mode = .resume
-                unowned(unsafe) let input = needed!.takeUnretainedValue()
-                needed = nil
+            if let input = frames[top].ref._withUnsafeGuaranteedRef({ advance($0, frame: top) }) {
                 begin(input)
-                continue
-            case .changed:
-                versionClock += 1
-                node.version = versionClock
-            case .unchanged:
-                break
             }
-            statistics.recomputations += 1
-            end(node)
-            frames.removeLast()
         }
+    }
+
+    /// Takes the node of frame `top` one step: returns an input to bring up to date first,
+    /// or, having made the node current (and removed its frame), nil.
+    @inline(__always)
+    private func advance(_ node: IncrementalNode, frame top: Int) -> Unmanaged<IncrementalNode>? {
+        var mode = frames[top].mode
+        if mode != .resume {
+            let isDynamic = node.flags & Flags.dynamic != 0
+            let limit = mode == .prepare && isDynamic ? min(1, node.edges.count) : node.edges.count
+            var index = frames[top].index
+            while index < limit {
+                let input = node.edges[index].ref
+                let (inputIsCurrent, version) = input._withUnsafeGuaranteedRef { (isCurrent($0), $0.version) }
+                if !inputIsCurrent {
+                    frames[top].index = index
+                    frames[top].mode = mode
+                    return input
+                }
+                if mode == .check && version != node.edges[index].seen {
+                    mode = .prepare
+                    // A flatMap decides what to read next from what changed.
+                    if isDynamic { break }
+                }
+                index += 1
+            }
+            if mode == .check {
+                end(node)
+                return nil
+            }
+        }
+        recomputeDepth += 1
+        let step = node.recompute()
+        recomputeDepth -= 1
+        switch step {
+        case .needs:
+            frames[top].mode = .resume
+            let input = needed!
+            needed = nil
+            return input
+        case .changed:
+            versionClock += 1
+            node.version = versionClock
+        case .unchanged:
+            break
+        }
+        statistics.recomputations += 1
+        end(node)
+        return nil
     }
 
     /// Whether reading `node` now would compute nothing: inputs, constants and invalid nodes
@@ -86,24 +86,30 @@ extension Graph {
         return node.checkedAt == epoch
     }
 
-    private func begin(_ node: IncrementalNode) {
-        precondition(
-            node.flags & Flags.onStack == 0,
-            "Incremental: a cycle: a node reads its own value, directly or through others (a flatMap returned a node that reads the flatMap, or a closure read a node that reads it)"
-        )
-        node.flags |= Flags.onStack
-        frames.append(Frame(node: node, index: 0, mode: node.hasComputed ? .check : .prepare))
+    private func begin(_ ref: Unmanaged<IncrementalNode>) {
+        let mode = ref._withUnsafeGuaranteedRef { node -> Frame.Mode in
+            precondition(
+                node.flags & Flags.onStack == 0,
+                "Incremental: a cycle: a node reads its own value, directly or through others (a flatMap returned a node that reads the flatMap, or a closure read a node that reads it)"
+            )
+            node.flags |= Flags.onStack
+            return node.hasComputed ? .check : .prepare
+        }
+        frames.append(Frame(ref: ref, index: 0, mode: mode))
     }
 
+    /// Marks `node` current and removes its frame, the top one.
+    @inline(__always)
     private func end(_ node: IncrementalNode) {
         node.flags &= ~(Flags.onStack | Flags.pending)
         node.checkedAt = epoch
+        frames.removeLast()
     }
 }
 
 /// A node on the stack of ``Graph/refresh(_:)``.
 struct Frame {
-    unowned(unsafe) let node: IncrementalNode
+    let ref: Unmanaged<IncrementalNode>
     /// The next edge to look at.
     var index: Int
     var mode: Mode
@@ -128,7 +134,7 @@ extension Graph {
         let input = node.edges[index].node
         let wasNecessary = input.isNecessary
         node.edges[index].slot = input.subs.count
-        input.subs.append(Sub(node: node, edge: index))
+        input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
         if !wasNecessary { activate(input) }
     }
 
@@ -161,7 +167,7 @@ extension Graph {
                 let input = node.edges[index].node
                 let wasNecessary = input.isNecessary
                 node.edges[index].slot = input.subs.count
-                input.subs.append(Sub(node: node, edge: index))
+                input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
                 if !wasNecessary { stack.append(Unmanaged.passUnretained(input)) }
             }
         }

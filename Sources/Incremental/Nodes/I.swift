@@ -15,13 +15,20 @@ public class I<Value>: IncrementalNode {
     // The value lives in a slot rather than in an `Optional<Value>` property: generic code
     // that touches `Optional<Value>` looks up its metadata at run time, which cost more
     // than the rest of a node's recomputation.
-    final let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    /// Whether the slot holds a value.
+    @usableFromInline final let slot: UnsafeMutablePointer<Value>
+    /// Whether the slot holds a value (a bit of the node's flags).
+    @inlinable final var hasValue: Bool {
+        get { flags & Flags.hasValue != 0 }
+        set { if newValue { flags |= Flags.hasValue } else { flags &= ~Flags.hasValue } }
+    }
     // Unchecked: the graph is single-threaded and never holds an access to these across a
     // call that could reach them again; the dynamic checks cost a quarter of a recompute.
-    @exclusivity(unchecked) final var hasValue = false
-    @exclusivity(unchecked) final var cutsOff = false
-    @exclusivity(unchecked) final var equality: (Value, Value) -> Bool = { _, _ in false }
+    /// Whether the node has a cutoff (`equality`).
+    @exclusivity(unchecked) @usableFromInline final var cutsOff = false
+    /// Whether the cutoff is the value type's own `==`, applied by code specialized for the
+    /// type (``storeEquatable(_:)``) instead of through `equality`.
+    @exclusivity(unchecked) @usableFromInline final var cutsOffWithEquatable = false
+    @exclusivity(unchecked) @usableFromInline final var equality: (Value, Value) -> Bool = { _, _ in false }
     // Observers take the value by address: a list of a non-generic type, so that notifying
     // them looks up no generic metadata at run time. Unchecked exclusivity as above.
     @exclusivity(unchecked) private var observers: [RawObserver] = []
@@ -31,7 +38,8 @@ public class I<Value>: IncrementalNode {
     @exclusivity(unchecked) private var deliveryDepth = 0
 
     init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value> = .default) {
-        super.init(graph: graph, flags: flags)
+        slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        super.init(graph: graph, flags: flags, valueAddress: UnsafeMutableRawPointer(slot))
         setCutoff(cutoff)
     }
 
@@ -57,8 +65,6 @@ public class I<Value>: IncrementalNode {
     final func mutateCurrent<Result>(_ body: (inout Value) -> Result) -> Result {
         body(&slot.pointee)
     }
-
-    override final var hasComputed: Bool { hasValue || failure != nil }
 
     /// The current value.
     ///
@@ -103,12 +109,54 @@ public class I<Value>: IncrementalNode {
     /// ```
     @discardableResult
     public func setCutoff(_ cutoff: Cutoff<Value>) -> Self {
+        cutsOffWithEquatable = false
         if let isEqual = cutoff.isEqual {
             (cutsOff, equality) = (true, isEqual)
         } else {
             (cutsOff, equality) = (false, { _, _ in false })
         }
         return self
+    }
+
+    /// Stores `newValue` unless the cutoff judges it equal to the current value; returns
+    /// whether the value changed. Inlined into the code of a `map` (specialized for its
+    /// types) so that storing a value calls no generic code.
+    @inlinable @inline(__always)
+    final func store(_ newValue: Value) -> Bool {
+        if flags & (Flags.hasValue | Flags.failed) == Flags.hasValue {
+            if cutsOff && equality(slot.pointee, newValue) { return false }
+            slot.pointee = newValue
+            return true
+        }
+        return storeFirst(newValue)
+    }
+
+    /// ``store(_:)`` for a value type with its own `==`: while the node's cutoff is the
+    /// default, the comparison is a direct call to `==`.
+    @inlinable @inline(__always)
+    final func storeEquatable(_ newValue: Value) -> Bool where Value: Equatable {
+        if flags & (Flags.hasValue | Flags.failed) == Flags.hasValue {
+            if cutsOffWithEquatable {
+                if slot.pointee == newValue { return false }
+            } else if cutsOff && equality(slot.pointee, newValue) {
+                return false
+            }
+            slot.pointee = newValue
+            return true
+        }
+        return storeFirst(newValue)
+    }
+
+    /// Stores a first value, or one that replaces an error.
+    @usableFromInline
+    final func storeFirst(_ newValue: Value) -> Bool {
+        update(to: newValue) == .changed
+    }
+
+    /// Makes the cutoff the value type's own `==`, applied by ``storeEquatable(_:)``.
+    final func useEquatableCutoff() {
+        cutsOff = true
+        cutsOffWithEquatable = true
     }
 
     /// Stores `newValue` unless the cutoff judges it equal to the current value.
@@ -151,7 +199,13 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     public func observe(_ sink: @escaping (Value) -> Void) -> Connection {
-        addObserver(RawObserver(key: 0, sink: { sink($0.assumingMemoryBound(to: Value.self).pointee) }, onError: nil))
+        addObserver(
+            RawObserver(
+                key: 0,
+                sink: {
+                    let value = $0.assumingMemoryBound(to: Value.self).pointee
+                    sink(value)
+                }, onError: nil))
     }
 
     /// Delivers the current value or error to `sink` at once, then each new value or error
@@ -171,7 +225,11 @@ public class I<Value>: IncrementalNode {
     public func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
         addObserver(
             RawObserver(
-                key: 0, sink: { sink(.success($0.assumingMemoryBound(to: Value.self).pointee)) },
+                key: 0,
+                sink: {
+                    let value = $0.assumingMemoryBound(to: Value.self).pointee
+                    sink(.success(value))
+                },
                 onError: { sink(.failure($0)) }))
     }
 
@@ -237,19 +295,22 @@ public class I<Value>: IncrementalNode {
             for cleanup in cleanups { cleanup() }
         }
         guard observers[index].isActive else { return }
-        let collector = graph.cleanupCollector
-        graph.cleanupCollector = []
+        let cleanupsBefore = graph.cleanups.count
+        graph.observerDepth += 1
         deliveryDepth += 1
         if let failure {
             let onError = observers[index].onError
             onError?(failure)
         } else if let sink = observers[index].sink {
-            withUnsafePointer(to: current) { sink(UnsafeRawPointer($0)) }
+            // The sink copies the value out of the slot before the observer runs, so a write
+            // the observer makes does not change the value it holds.
+            sink(UnsafeRawPointer(slot))
         }
         deliveryDepth -= 1
-        let cleanups = graph.cleanupCollector ?? []
-        graph.cleanupCollector = collector
-        if !cleanups.isEmpty {
+        graph.observerDepth -= 1
+        if graph.cleanups.count > cleanupsBefore {
+            let cleanups = Array(graph.cleanups[cleanupsBefore...])
+            graph.cleanups.removeSubrange(cleanupsBefore...)
             if observers[index].isActive {
                 observers[index].cleanups += cleanups
             } else {

@@ -15,8 +15,8 @@
 public class Input<Value>: I<Value> {
     /// The value the readers saw before the writes of this propagation, while
     /// `Flags.hasBase` is set, and its version.
-    private let base = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    private var baseVersion = 0
+    @usableFromInline let base = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    @usableFromInline var baseVersion = 0
 
     init(graph: Graph, value: Value) {
         super.init(graph: graph, flags: Flags.source)
@@ -41,6 +41,32 @@ public class Input<Value>: I<Value> {
     /// Writes `newValue` and propagates (at the end of the batch, inside one; after the
     /// computation under way, from inside a closure).
     public func write(_ newValue: Value) {
+        writeAny(newValue)
+    }
+
+    /// Writes `newValue` and propagates, as the general `write`; chosen when the value is
+    /// `Equatable`, so that comparing it with the value the readers saw is specialized for
+    /// its type where `write` is called.
+    @inlinable
+    public final func write(_ newValue: Value) where Value: Equatable {
+        guard cutsOffWithEquatable, !graph.mustDeferWrites else { return writeAny(newValue) }
+        if slot.pointee == newValue { return }
+        if flags & Flags.hasBase == 0 {
+            base.moveInitialize(from: slot, count: 1)
+            slot.initialize(to: newValue)
+            keepBase()
+        } else if base.pointee == newValue {
+            slot.pointee = newValue
+            revertToBase()
+        } else {
+            slot.pointee = newValue
+            graph.inputChanged(self)
+        }
+        graph.propagate()
+    }
+
+    @usableFromInline
+    final func writeAny(_ newValue: Value) {
         if graph.mustDeferWrites {
             graph.deferWrite { [self] in apply(newValue) }
             return
@@ -58,21 +84,35 @@ public class Input<Value>: I<Value> {
         if equality(current, newValue) { return }
         if flags & Flags.hasBase != 0 {
             if equality(base.pointee, newValue) {
-                // Back to what the readers saw: to them, nothing changed.
                 current = newValue
-                forgetBase()
-                graph.inputChanged(self, version: baseVersion)
+                revertToBase()
                 return
             }
             current = newValue
+            graph.inputChanged(self)
         } else {
             base.moveInitialize(from: slot, count: 1)
             slot.initialize(to: newValue)
-            baseVersion = version
-            flags |= Flags.hasBase
-            graph.inputsWithBase.append(self)
+            keepBase()
         }
+    }
+
+    /// Called when the value the readers saw was just moved into `base` (the first change
+    /// of this propagation): keeps it until the propagation ends, and records the change.
+    @usableFromInline
+    final func keepBase() {
+        baseVersion = version
+        flags |= Flags.hasBase
+        graph.inputsWithBase.append(Unmanaged.passUnretained(self).retain())
         graph.inputChanged(self)
+    }
+
+    /// Called when a write brought the value back to `base`: to the readers, nothing
+    /// changed.
+    @usableFromInline
+    final func revertToBase() {
+        forgetBase()
+        graph.inputChanged(self, version: baseVersion)
     }
 
     override func forgetBase() {

@@ -6,12 +6,34 @@ extension I {
     /// the node's state (see ``I/get()``), and the node recovers when `transform` next
     /// succeeds. It should be a function of its argument; a write it makes to an input is
     /// applied after the computation under way.
+    @inlinable
     public func map<Output>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, transform)
+        MapNode(self, equatable: false) { input, node in
+            try node.store(transform(input.assumingMemoryBound(to: Value.self).pointee))
+        }
+    }
+
+    /// A value derived from this one by `transform`, with `==` as its cutoff.
+    ///
+    /// The same as the general `map`, chosen when the result is `Equatable`: the code that
+    /// runs `transform` and compares its result is specialized for the two types where
+    /// `map` is called, so a recomputation calls no generic code.
+    @inlinable
+    public func map<Output: Equatable>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
+        MapNode(self, equatable: true) { input, node in
+            try node.storeEquatable(transform(input.assumingMemoryBound(to: Value.self).pointee))
+        }
     }
 
     /// The value at `keyPath` of this value, as in `person[\.name]`.
+    @inlinable
     public subscript<Output>(keyPath: KeyPath<Value, Output>) -> I<Output> {
+        map { $0[keyPath: keyPath] }
+    }
+
+    /// The value at `keyPath` of this value, as in `person[\.name]`, with `==` as its cutoff.
+    @inlinable
+    public subscript<Output: Equatable>(keyPath: KeyPath<Value, Output>) -> I<Output> {
         map { $0[keyPath: keyPath] }
     }
 }
@@ -20,15 +42,50 @@ extension I {
 ///
 /// If either holds an error, so does the result (the first one's, in argument order), and
 /// `transform` does not run.
+@inlinable
 public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output) -> I<Output> {
-    Map2Node(a, b, transform)
+    Map2Node(a, b, equatable: false) { a, b, node in
+        try node.store(transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+    }
+}
+
+/// A value derived from two others by `transform`, with `==` as its cutoff: the general
+/// `map2`, chosen when the result is `Equatable`, with the comparison specialized.
+@inlinable
+public func map2<A, B, Output: Equatable>(
+    _ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output
+) -> I<Output> {
+    Map2Node(a, b, equatable: true) { a, b, node in
+        try node.storeEquatable(
+            transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+    }
 }
 
 /// A value derived from three others by `transform`.
+@inlinable
 public func map3<A, B, C, Output>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, transform)
+    Map3Node(a, b, c, equatable: false) { a, b, c, node in
+        try node.store(
+            transform(
+                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
+                c.assumingMemoryBound(to: C.self).pointee))
+    }
+}
+
+/// A value derived from three others by `transform`, with `==` as its cutoff: the general
+/// `map3`, chosen when the result is `Equatable`, with the comparison specialized.
+@inlinable
+public func map3<A, B, C, Output: Equatable>(
+    _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
+) -> I<Output> {
+    Map3Node(a, b, c, equatable: true) { a, b, c, node in
+        try node.storeEquatable(
+            transform(
+                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
+                c.assumingMemoryBound(to: C.self).pointee))
+    }
 }
 
 /// A value derived from four others by `transform`.
@@ -70,86 +127,114 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
     condition.flatMap { $0 ? then : otherwise }
 }
 
-final class MapNode<Input, Value>: I<Value> {
-    // Held strongly through the edge, whose release the graph defers, so that freeing a long
-    // chain never recurses; see `IncrementalNode.edges`.
-    unowned(unsafe) let input: I<Input>
-    let transform: (Input) throws -> Value
+// A map node runs a kernel: a closure made where `map` is called (the functions above are
+// inlinable), so specialized for the concrete types, that reads the inputs' values at their
+// addresses, runs the transform and stores the result with the node's cutoff. The node
+// itself is generic only in its value, and its recomputation calls no generic code.
 
-    init(_ input: I<Input>, _ transform: @escaping (Input) throws -> Value) {
-        self.input = input
-        self.transform = transform
+/// A value derived from one other.
+@usableFromInline
+final class MapNode<Value>: I<Value> {
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, MapNode<Value>) throws -> Bool
+    private let kernel: Kernel
+
+    @usableFromInline
+    init(_ input: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
+        self.kernel = kernel
         super.init(graph: input.graph)
+        if equatable { useEquatableCutoff() }
         appendEdge(to: input)
     }
 
     override func recompute() -> Step {
-        edges[0].seen = input.version
-        if let failure = input.failure { return fail(failure) }
+        guard let input = readEdge(0) else { return fail(edgeFailure(0)) }
         do {
-            return update(to: try transform(input.current))
+            return try kernel(input, self) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
     }
 }
 
-final class Map2Node<A, B, Value>: I<Value> {
-    unowned(unsafe) let a: I<A>
-    unowned(unsafe) let b: I<B>
-    let transform: (A, B) throws -> Value
+/// A value derived from two others.
+@usableFromInline
+final class Map2Node<Value>: I<Value> {
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, Map2Node<Value>) throws -> Bool
+    private let kernel: Kernel
 
-    init(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Value) {
+    @usableFromInline
+    init(_ a: IncrementalNode, _ b: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
-        self.a = a
-        self.b = b
-        self.transform = transform
+        self.kernel = kernel
         super.init(graph: a.graph)
+        if equatable { useEquatableCutoff() }
         appendEdge(to: a)
         appendEdge(to: b)
     }
 
     override func recompute() -> Step {
-        edges[0].seen = a.version
-        edges[1].seen = b.version
-        if let failure = a.failure ?? b.failure { return fail(failure) }
+        let a = readEdge(0)
+        let b = readEdge(1)
+        guard let a, let b else { return fail(edgeFailure(a == nil ? 0 : 1)) }
         do {
-            return update(to: try transform(a.current, b.current))
+            return try kernel(a, b, self) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
     }
 }
 
-final class Map3Node<A, B, C, Value>: I<Value> {
-    unowned(unsafe) let a: I<A>
-    unowned(unsafe) let b: I<B>
-    unowned(unsafe) let c: I<C>
-    let transform: (A, B, C) throws -> Value
+/// A value derived from three others.
+@usableFromInline
+final class Map3Node<Value>: I<Value> {
+    @usableFromInline typealias Kernel = (
+        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Map3Node<Value>
+    ) throws -> Bool
+    private let kernel: Kernel
 
-    init(_ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Value) {
+    @usableFromInline
+    init(
+        _ a: IncrementalNode, _ b: IncrementalNode, _ c: IncrementalNode, equatable: Bool,
+        kernel: @escaping Kernel
+    ) {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
-        self.a = a
-        self.b = b
-        self.c = c
-        self.transform = transform
+        self.kernel = kernel
         super.init(graph: a.graph)
+        if equatable { useEquatableCutoff() }
         appendEdge(to: a)
         appendEdge(to: b)
         appendEdge(to: c)
     }
 
     override func recompute() -> Step {
-        edges[0].seen = a.version
-        edges[1].seen = b.version
-        edges[2].seen = c.version
-        if let failure = a.failure ?? b.failure ?? c.failure { return fail(failure) }
+        let a = readEdge(0)
+        let b = readEdge(1)
+        let c = readEdge(2)
+        guard let a, let b, let c else { return fail(edgeFailure(a == nil ? 0 : b == nil ? 1 : 2)) }
         do {
-            return update(to: try transform(a.current, b.current, c.current))
+            return try kernel(a, b, c, self) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
+    }
+}
+
+extension IncrementalNode {
+    /// Reads the node of edge `index`: records its version as the one seen, and returns the
+    /// address of its value, or nil if it holds an error (see ``edgeFailure(_:)``).
+    @inline(__always)
+    final func readEdge(_ index: Int) -> UnsafeRawPointer? {
+        let (version, flags, address) = edges[index].ref._withUnsafeGuaranteedRef {
+            ($0.version, $0.flags, $0.valueAddress)
+        }
+        edges[index].seen = version
+        return flags & Flags.failed == 0 ? UnsafeRawPointer(address) : nil
+    }
+
+    /// The error the node of edge `index` holds.
+    final func edgeFailure(_ index: Int) -> any Error {
+        edges[index].node.failure ?? InvalidatedNode()
     }
 }
 
