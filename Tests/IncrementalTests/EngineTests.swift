@@ -228,6 +228,30 @@ struct EngineTests {
         #expect(a.value == 50)
         _ = connection
     }
+
+    @Test("a flatMap switching to a node that reads its old choice keeps every link exact")
+    func switchToReaderOfOldChoice() {
+        // Found by the model test: the new choice activated the old one again while the old
+        // one's own edges were still linked, so its input counted the reader twice and
+        // stayed necessary after everything was disconnected.
+        let graph = Graph()
+        let useInner = graph.input(false)
+        let source = graph.input(1)
+        let inner = source.map { $0 * 10 }
+        let outer = inner.map { $0 + 1 }
+        let chosen = useInner.flatMap { $0 ? outer : inner }
+        var seen: [Int] = []
+        let connection = chosen.observe { seen.append($0) }
+        useInner.write(true)
+        source.write(2)
+        useInner.write(false)
+        source.write(3)
+        #expect(seen == [10, 11, 21, 20, 30])
+        connection.disconnect()
+        for node in [useInner, source, inner, outer, chosen] as [IncrementalNode] {
+            #expect(!node.isNecessary)
+        }
+    }
 }
 
 /// Counts the calls of the closures it wraps.

@@ -57,6 +57,19 @@ public final class Graph {
     @exclusivity(unchecked) var inputsWithBase = RawList<Unmanaged<IncrementalNode>>()
     /// The stack of `refresh` (see Refresh.swift).
     @exclusivity(unchecked) var frames = RawList<Frame>()
+    /// The nodes writes marked pending since the round began, in the order marked: a round
+    /// brings them up to date in that order before its observed nodes, so that each finds
+    /// its inputs current and makes none current itself (a chain is then recomputed from
+    /// the bottom, without walking down it first). Not retained; see `hintsAreStale`.
+    @exclusivity(unchecked) var pushOrder = RawList<Unmanaged<IncrementalNode>>()
+    /// The list of the round under way, taken from `pushOrder`.
+    @exclusivity(unchecked) private var roundOrder = RawList<Unmanaged<IncrementalNode>>()
+    /// Set when a node stopped being necessary (and so may have been freed) since the round
+    /// began: the lists above are not used then.
+    @exclusivity(unchecked) var hintsAreStale = false
+    /// Set when a write reached a `flatMap` since the round began: the round then only pulls
+    /// from its observed nodes, so that a node the `flatMap` stops reading is not computed.
+    @exclusivity(unchecked) private var pushReachedDynamic = false
     /// The stack `push` walks with.
     @exclusivity(unchecked) var pushStack = RawList<Unmanaged<IncrementalNode>>()
     /// The node a recomputation asked to bring up to date first (`Step.needs`).
@@ -83,6 +96,8 @@ public final class Graph {
         graveyard.deallocate()
         queue.deallocate()
         roundQueue.deallocate()
+        pushOrder.deallocate()
+        roundOrder.deallocate()
         inputsWithBase.deallocate()
     }
 
@@ -197,13 +212,17 @@ public final class Graph {
         var next: Unmanaged<IncrementalNode>?
         for index in 0..<node.subs.count {
             let reader = node.subs[index].ref
-            let isRead = reader._withUnsafeGuaranteedRef { reader -> Bool in
-                if reader.flags & Flags.pending != 0 { return false }
+            // 0: already pending; 1: marked now; 2: marked now, and read in turn.
+            let marked = reader._withUnsafeGuaranteedRef { reader -> Int in
+                if reader.flags & Flags.pending != 0 { return 0 }
                 reader.flags |= Flags.pending
+                if reader.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
                 if reader.observerCount > 0 { enqueue(reader) }
-                return !reader.subs.isEmpty
+                return reader.subs.isEmpty ? 1 : 2
             }
-            if isRead {
+            if marked == 0 { continue }
+            pushOrder.append(reader)
+            if marked == 2 {
                 if let pending = next { pushStack.append(pending) }
                 next = reader
             }
@@ -227,6 +246,7 @@ public final class Graph {
         guard batchDepth == 0, !isPropagating, !isDelivering else { return }
         if queue.isEmpty && deferredWrites.isEmpty {
             endWindow()
+            pushOrder.removeAll()
             return
         }
         isPropagating = true
@@ -250,8 +270,19 @@ public final class Graph {
     /// One propagation: bring the queued nodes up to date, then notify.
     private func propagateRound() {
         swap(&queue, &roundQueue)
+        swap(&pushOrder, &roundOrder)
+        let useOrder = !hintsAreStale && !pushReachedDynamic
+        hintsAreStale = false
+        pushReachedDynamic = false
         let recomputedBefore = statistics.recomputations
         let deliveredBefore = deliveries
+        if useOrder {
+            for node in roundOrder {
+                if hintsAreStale { break }
+                node._withUnsafeGuaranteedRef { if $0.flags & Flags.pending != 0 { refreshInOrder($0) } }
+            }
+        }
+        roundOrder.removeAll()
         for node in roundQueue {
             node._withUnsafeGuaranteedRef { if $0.observerCount > 0 { refresh($0) } }
         }

@@ -101,15 +101,20 @@ public class IncrementalNode {
 
     /// Replaces the edge at `index` with one to `node`, linking and unlinking as the node's
     /// necessity requires. The old node is released through the graph.
+    ///
+    /// The new edge is linked before the old one is unlinked: if the new node reads the old
+    /// one, the old one stays necessary throughout, and is never activated a second time
+    /// while its own edges are still linked.
     final func replaceEdge(at index: Int, with node: IncrementalNode) {
         let ref = Unmanaged.passUnretained(node).retain()
-        let old = edges[index].node
-        let wasLinked = edges[index].slot >= 0
-        if wasLinked { graph.unlink(self, edge: index) }
+        let old = edges[index]
         edges[index] = Edge(ref: ref, seen: -1, slot: -1)
         if isNecessary { graph.link(self, edge: index) }
-        if wasLinked, !old.isNecessary { graph.deactivate(old) }
-        graph.releaseLater(old)
+        if old.slot >= 0 {
+            graph.removeSub(of: old.node, at: old.slot)
+            if !old.node.isNecessary { graph.deactivate(old.node) }
+        }
+        graph.releaseLater(old.node)
     }
 
     // MARK: Scopes

@@ -75,6 +75,37 @@ extension Graph {
         return nil
     }
 
+    /// Makes `node`, a pending node of a round's push order, current: when its inputs are
+    /// current already (the order usually sees to it), without the stack of ``refresh(_:)``.
+    /// Not for `flatMap` nodes, which decide what to read from their first input.
+    @inline(__always)
+    func refreshInOrder(_ node: IncrementalNode) {
+        if node.flags & Flags.dynamic != 0 { return refresh(node) }
+        var changed = !node.hasComputed
+        for index in 0..<node.edges.count {
+            let (inputIsCurrent, version) = node.edges[index].ref._withUnsafeGuaranteedRef {
+                (isCurrent($0), $0.version)
+            }
+            if !inputIsCurrent { return refresh(node) }
+            if version != node.edges[index].seen { changed = true }
+        }
+        if changed {
+            // On the stack while it computes, so that a closure that reads a node reading
+            // this one stops with the cycle message.
+            node.flags |= Flags.onStack
+            recomputeDepth += 1
+            let step = node.recompute()
+            recomputeDepth -= 1
+            if step == .changed {
+                versionClock += 1
+                node.version = versionClock
+            }
+            statistics.recomputations += 1
+        }
+        node.flags &= ~(Flags.onStack | Flags.pending)
+        node.checkedAt = epoch
+    }
+
     /// Whether reading `node` now would compute nothing: inputs, constants and invalid nodes
     /// always; a necessary node unless a write marked it pending; another node if it was
     /// checked since the last write.
@@ -141,9 +172,13 @@ extension Graph {
     /// Removes edge `index` of `node` from the readers of the node it reads (in O(1): the
     /// last reader takes its place). Does not deactivate that node.
     func unlink(_ node: IncrementalNode, edge index: Int) {
-        let input = node.edges[index].node
         let slot = node.edges[index].slot
         node.edges[index].slot = -1
+        removeSub(of: node.edges[index].node, at: slot)
+    }
+
+    /// Removes the reader at `slot` of `input`; the last reader takes its place.
+    func removeSub(of input: IncrementalNode, at slot: Int) {
         let last = input.subs.count - 1
         if slot != last {
             let moved = input.subs[last]
@@ -176,6 +211,7 @@ extension Graph {
     /// Called when `root` stopped being necessary: unlinks it, and the nodes it reads that
     /// stop being necessary in turn, from their inputs.
     func deactivate(_ root: IncrementalNode) {
+        hintsAreStale = true
         var stack = [Unmanaged.passUnretained(root)]
         while let next = stack.popLast() {
             let node = next.takeUnretainedValue()
