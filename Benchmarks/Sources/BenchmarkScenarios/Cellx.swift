@@ -5,9 +5,10 @@ import ReactiveCore
 /// p3 = prev.p2 + prev.p4, p4 = prev.p3, with an effect on every node. One iteration builds
 /// the graph, reads the last layer, writes (4, 3, 2, 1) in one batch and reads again.
 ///
-/// Incremental and the baseline run it. OpenCombine's `combineLatest` emits once per path
-/// from a source, and the number of paths grows exponentially with depth; Glue's and
-/// Observation's derived values are recomputed on every read, which is exponential too.
+/// Incremental, Observation (memoized derived values) and the baseline run it. OpenCombine's
+/// `combineLatest` emits once per path from a source, and the number of paths grows
+/// exponentially with depth; Glue's derived values are recomputed on every read, which is
+/// exponential too.
 enum CellxCases {
     static let expected: [Int: (before: [Int], after: [Int])] = [
         1_000: ([-3, -6, -2, 2], [-2, -4, 2, 3]),
@@ -21,6 +22,9 @@ enum CellxCases {
             return [
                 BenchmarkCase("cellx/\(layers)", "Incremental", iteration: text, events: 4 * layers) {
                     ClosureRunner { try incrementalCellx(layers) }
+                },
+                BenchmarkCase("cellx/\(layers)", "Observation", iteration: text, events: 4 * layers) {
+                    ClosureRunner { try observationCellx(layers) }
                 },
                 BenchmarkCase("cellx/\(layers)", "Baseline", iteration: text, events: 4 * layers) {
                     ClosureRunner { try baselineCellx(layers) }
@@ -61,6 +65,35 @@ func incrementalCellx(_ layers: Int) throws {
     try CellxCases.checkLayer("Incremental", layers, previous.map(\.value), after: true)
     try check(effects >= 4 * layers, "Incremental cellx: \(effects) effect runs")
     for connection in connections { connection.disconnect() }
+}
+
+/// Observation as its users write derived values: memoized caches, one effect per node.
+func observationCellx(_ layers: Int) throws {
+    let sources = (1...4).map { ObservedCell($0) }
+    let effects = ObservationEffects()
+    var previous: [() -> Int] = sources.map { source in { source.value } }
+    var effectRuns = 0
+    for _ in 0..<layers {
+        let (p1, p2, p3, p4) = (previous[0], previous[1], previous[2], previous[3])
+        let layer = [
+            effects.derived { p2() },
+            effects.derived { p1() - p3() },
+            effects.derived { p2() + p4() },
+            effects.derived { p3() },
+        ]
+        for node in layer {
+            effects.effect {
+                _ = node.value; effectRuns += 1
+            }
+        }
+        previous = layer.map { node in { node.value } }
+    }
+    try CellxCases.checkLayer("Observation", layers, previous.map { $0() }, after: false)
+    effects.batch {
+        for (source, value) in zip(sources, [4, 3, 2, 1]) { source.value = value }
+    }
+    try CellxCases.checkLayer("Observation", layers, previous.map { $0() }, after: true)
+    try check(effectRuns >= 4 * layers, "Observation cellx: \(effectRuns) effect runs")
 }
 
 /// The limit: arrays of the four values per layer, recomputed in one pass, effects as calls.

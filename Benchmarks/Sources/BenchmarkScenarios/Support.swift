@@ -96,43 +96,94 @@ final class ObservedCell {
     init(_ value: Int) { self.value = value }
 }
 
-/// Effects for the Observation peer. `withObservationTracking` calls its `onChange` once,
-/// before the change is made; so, as an app would, the change only marks the effect, and the
-/// effects marked run again (and track again) after the write or batch, in `flush()`.
+/// A derived value as an Observation user memoizes it: an `@Observable` cache, recomputed
+/// under `withObservationTracking` when something it read changes, and written only when
+/// the result differs, so that readers downstream hear of real changes only.
+@Observable
+final class ObservedDerived<Value: Equatable> {
+    var value: Value
+    /// The last value computed, read without being tracked (comparing through `value` would
+    /// make the cache depend on itself).
+    @ObservationIgnored var last: Value
+
+    init(_ value: Value) {
+        self.value = value
+        self.last = value
+    }
+}
+
+/// Derived values and effects for the Observation peer. `withObservationTracking` calls its
+/// `onChange` once, before the change is made; so, as an app would, a change only marks what
+/// read it, and the marked derived values and effects run again (and track again) after the
+/// write or batch, in `batch`: derived values first, in the order marked, until they settle,
+/// then the effects, each once.
 final class ObservationEffects {
-    /// The effects marked by a change, in order; `onChange` is `@Sendable`, so behind a mutex.
+    /// What a change marked, in order; `onChange` is `@Sendable`, so behind a mutex.
     private final class Marks: Sendable {
         let ids = Mutex<[Int]>([])
     }
 
     private let marks = Marks()
-    private var effects: [() -> Void] = []
+    private var bodies: [() -> Void] = []
+    private var isEffect: [Bool] = []
 
-    /// Runs `body` now and again after every flush that follows a change of what it read.
+    /// Runs `body` now and again after every write or batch that changes what it read.
     func effect(_ body: @escaping () -> Void) {
-        effects.append(body)
-        run(effects.count - 1)
+        register(body, isEffect: true)
+    }
+
+    /// A memoized value of `compute`, recomputed when what it read changes.
+    func derived<Value: Equatable>(_ compute: @escaping () -> Value) -> ObservedDerived<Value> {
+        let cell = ObservedDerived(compute())
+        register(
+            {
+                let new = compute()
+                if new != cell.last {
+                    cell.last = new
+                    cell.value = new
+                }
+            }, isEffect: false)
+        return cell
+    }
+
+    private func register(_ body: @escaping () -> Void, isEffect: Bool) {
+        bodies.append(body)
+        self.isEffect.append(isEffect)
+        run(bodies.count - 1)
     }
 
     private func run(_ id: Int) {
         let marks = marks
         withObservationTracking {
-            effects[id]()
+            bodies[id]()
         } onChange: {
             marks.ids.withLock { $0.append(id) }
         }
     }
 
-    /// Writes, then runs the effects the writes marked.
+    private func takeMarks() -> [Int] {
+        marks.ids.withLock { ids in
+            defer { ids.removeAll(keepingCapacity: true) }
+            return ids
+        }
+    }
+
+    /// Writes, then runs what the writes marked: derived values until none is marked, then
+    /// the effects.
     func batch(_ writes: () -> Void) {
         writes()
+        var effects: [Int] = []
         while true {
-            let ids = marks.ids.withLock { ids in
-                defer { ids.removeAll(keepingCapacity: true) }
-                return ids
+            let ids = takeMarks()
+            if ids.isEmpty {
+                if effects.isEmpty { return }
+                for id in effects { run(id) }
+                effects.removeAll(keepingCapacity: true)
+                continue
             }
-            if ids.isEmpty { return }
-            for id in ids { run(id) }
+            for id in ids {
+                if isEffect[id] { effects.append(id) } else { run(id) }
+            }
         }
     }
 }
