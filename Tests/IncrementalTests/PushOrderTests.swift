@@ -19,7 +19,7 @@ struct PushOrderTests {
                 return $0 + 1
             }
         }
-        weak var top = chain
+        weak let top = chain
         var connection: Connection? = chain!.observe { _ in }
         chain = nil
         let kept = source.map { $0 * 2 }

@@ -70,6 +70,8 @@ public final class Graph {
     /// Set when a write reached a `flatMap` since the round began: the round then only pulls
     /// from its observed nodes, so that a node the `flatMap` stops reading is not computed.
     @exclusivity(unchecked) private var pushReachedDynamic = false
+    /// The stack `activate` and `deactivate` walk with.
+    @exclusivity(unchecked) var demandStack = RawList<Unmanaged<IncrementalNode>>()
     /// The stack `push` walks with.
     @exclusivity(unchecked) var pushStack = RawList<Unmanaged<IncrementalNode>>()
     /// The node a recomputation asked to bring up to date first (`Step.needs`).
@@ -98,6 +100,7 @@ public final class Graph {
         roundQueue.deallocate()
         pushOrder.deallocate()
         roundOrder.deallocate()
+        demandStack.deallocate()
         inputsWithBase.deallocate()
     }
 

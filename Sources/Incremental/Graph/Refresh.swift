@@ -192,9 +192,10 @@ extension Graph {
     /// necessary in turn, to their inputs. A node not known to be current is marked pending,
     /// so the next refresh checks it.
     func activate(_ root: IncrementalNode) {
-        var stack = [Unmanaged.passUnretained(root)]
-        while let next = stack.popLast() {
-            let node = next.takeUnretainedValue()
+        let base = demandStack.count
+        demandStack.append(Unmanaged.passUnretained(root))
+        while demandStack.count > base {
+            let node = demandStack.removeLast().takeUnretainedValue()
             if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
                 node.flags |= Flags.pending
             }
@@ -203,7 +204,7 @@ extension Graph {
                 let wasNecessary = input.isNecessary
                 node.edges[index].slot = input.subs.count
                 input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
-                if !wasNecessary { stack.append(Unmanaged.passUnretained(input)) }
+                if !wasNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
             }
         }
     }
@@ -212,15 +213,16 @@ extension Graph {
     /// stop being necessary in turn, from their inputs.
     func deactivate(_ root: IncrementalNode) {
         hintsAreStale = true
-        var stack = [Unmanaged.passUnretained(root)]
-        while let next = stack.popLast() {
-            let node = next.takeUnretainedValue()
+        let base = demandStack.count
+        demandStack.append(Unmanaged.passUnretained(root))
+        while demandStack.count > base {
+            let node = demandStack.removeLast().takeUnretainedValue()
             if node.flags & Flags.pending == 0 { node.checkedAt = epoch }
             node.flags &= ~Flags.pending
             for index in node.edges.indices where node.edges[index].slot >= 0 {
                 unlink(node, edge: index)
                 let input = node.edges[index].node
-                if !input.isNecessary { stack.append(Unmanaged.passUnretained(input)) }
+                if !input.isNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
             }
             node.didBecomeUnnecessary()
         }

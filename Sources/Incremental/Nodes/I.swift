@@ -23,12 +23,12 @@ public class I<Value>: IncrementalNode {
     }
     // Unchecked: the graph is single-threaded and never holds an access to these across a
     // call that could reach them again; the dynamic checks cost a quarter of a recompute.
-    /// Whether the node has a cutoff (`equality`).
-    @exclusivity(unchecked) @usableFromInline final var cutsOff = false
     /// Whether the cutoff is the value type's own `==`, applied by code specialized for the
     /// type (``storeEquatable(_:)``) instead of through `equality`.
     @exclusivity(unchecked) @usableFromInline final var cutsOffWithEquatable = false
-    @exclusivity(unchecked) @usableFromInline final var equality: (Value, Value) -> Bool = { _, _ in false }
+    /// The cutoff's comparison, unless the node has none, or compares with the type's own
+    /// `==` in specialized code only (a `map` to an `Equatable` value).
+    @exclusivity(unchecked) @usableFromInline final var equality: ((Value, Value) -> Bool)?
     // Observers take the value by address: a list of a non-generic type, so that notifying
     // them looks up no generic metadata at run time. Unchecked exclusivity as above.
     @exclusivity(unchecked) private var observers: [RawObserver] = []
@@ -37,10 +37,16 @@ public class I<Value>: IncrementalNode {
     /// writes outside a propagation); removed observers are compacted only at zero.
     @exclusivity(unchecked) private var deliveryDepth = 0
 
-    init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value> = .default) {
+    /// `cutoff` nil: the node compares with its type's own `==` in specialized code only
+    /// (see ``useEquatableCutoff()``).
+    init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default) {
         slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         super.init(graph: graph, flags: flags, valueAddress: UnsafeMutableRawPointer(slot))
-        setCutoff(cutoff)
+        if let cutoff {
+            setCutoff(cutoff)
+        } else {
+            useEquatableCutoff()
+        }
     }
 
     deinit {
@@ -110,11 +116,7 @@ public class I<Value>: IncrementalNode {
     @discardableResult
     public func setCutoff(_ cutoff: Cutoff<Value>) -> Self {
         cutsOffWithEquatable = false
-        if let isEqual = cutoff.isEqual {
-            (cutsOff, equality) = (true, isEqual)
-        } else {
-            (cutsOff, equality) = (false, { _, _ in false })
-        }
+        equality = cutoff.isEqual
         return self
     }
 
@@ -124,7 +126,7 @@ public class I<Value>: IncrementalNode {
     @inlinable @inline(__always)
     final func store(_ newValue: Value) -> Bool {
         if flags & (Flags.hasValue | Flags.failed) == Flags.hasValue {
-            if cutsOff && equality(slot.pointee, newValue) { return false }
+            if let equality, equality(slot.pointee, newValue) { return false }
             slot.pointee = newValue
             return true
         }
@@ -138,7 +140,7 @@ public class I<Value>: IncrementalNode {
         if flags & (Flags.hasValue | Flags.failed) == Flags.hasValue {
             if cutsOffWithEquatable {
                 if slot.pointee == newValue { return false }
-            } else if cutsOff && equality(slot.pointee, newValue) {
+            } else if let equality, equality(slot.pointee, newValue) {
                 return false
             }
             slot.pointee = newValue
@@ -153,9 +155,10 @@ public class I<Value>: IncrementalNode {
         update(to: newValue) == .changed
     }
 
-    /// Makes the cutoff the value type's own `==`, applied by ``storeEquatable(_:)``.
+    /// Makes the cutoff the value type's own `==`, applied by ``storeEquatable(_:)``. Keeps
+    /// `equality` (nil for a node made with `cutoff: nil`, which compares in specialized
+    /// code only).
     final func useEquatableCutoff() {
-        cutsOff = true
         cutsOffWithEquatable = true
     }
 
@@ -164,7 +167,7 @@ public class I<Value>: IncrementalNode {
         if hasValue {
             if failure != nil {
                 failure = nil
-            } else if cutsOff && equality(slot.pointee, newValue) {
+            } else if let equality, equality(slot.pointee, newValue) {
                 return .unchanged
             }
             slot.pointee = newValue

@@ -76,7 +76,7 @@ public class Input<Value>: I<Value> {
     }
 
     private func apply(_ newValue: Value) {
-        guard cutsOff else {
+        guard let equality else {
             current = newValue
             graph.inputChanged(self)
             return

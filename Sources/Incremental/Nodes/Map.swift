@@ -141,8 +141,7 @@ final class MapNode<Value>: I<Value> {
     @usableFromInline
     init(_ input: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         self.kernel = kernel
-        super.init(graph: input.graph)
-        if equatable { useEquatableCutoff() }
+        super.init(graph: input.graph, cutoff: equatable ? nil : .default)
         appendEdge(to: input)
     }
 
@@ -166,8 +165,7 @@ final class Map2Node<Value>: I<Value> {
     init(_ a: IncrementalNode, _ b: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
         self.kernel = kernel
-        super.init(graph: a.graph)
-        if equatable { useEquatableCutoff() }
+        super.init(graph: a.graph, cutoff: equatable ? nil : .default)
         appendEdge(to: a)
         appendEdge(to: b)
     }
@@ -200,8 +198,7 @@ final class Map3Node<Value>: I<Value> {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
         self.kernel = kernel
-        super.init(graph: a.graph)
-        if equatable { useEquatableCutoff() }
+        super.init(graph: a.graph, cutoff: equatable ? nil : .default)
         appendEdge(to: a)
         appendEdge(to: b)
         appendEdge(to: c)
