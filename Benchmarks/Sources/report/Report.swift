@@ -183,6 +183,15 @@ func writeReport(exportDirectory: URL, outputDirectory: URL) throws {
             "\(formatRatio(deepCombine)) OpenCombine, \(formatRatio(deepBaseline)) baseline",
             deepCombine.flatMap { combine in deepBaseline.map { combine <= 1 && $0 <= 5 } }
         ))
+    // The harness's own allocations per iteration show in the baseline's count.
+    let deepMallocs = result("kairo/deep", "Incremental").flatMap { incremental in
+        result("kairo/deep", "Baseline").map { max(0, incremental.mallocs - $0.mallocs) / 50 }
+    }
+    targets.append(
+        (
+            "Incremental: zero mallocs per write through a map chain (kairo deep)",
+            deepMallocs.map { format($0) } ?? "–", deepMallocs.map { $0 < 0.01 }
+        ))
     line("Effects ran the number of times each check states: OpenCombine 0.14 has no `combineLatest`, so its")
     line("diamond and triangle pair branches with `zip`. Observation's derived values are memoized as its")
     line("users write them: `@Observable` caches recomputed under `withObservationTracking` when what they")

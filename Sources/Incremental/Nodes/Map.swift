@@ -237,23 +237,30 @@ extension IncrementalNode {
 
 final class MapNNode<Element, Value>: I<Value> {
     let transform: ([Element]) throws -> Value
+    /// The values handed to `transform`, refilled in place on each recomputation: unless the
+    /// closure keeps the array, recomputing allocates nothing.
+    private var values: [Element] = []
 
     init(_ nodes: [I<Element>], _ transform: @escaping ([Element]) throws -> Value) {
         let graph = nodes[0].graph
         precondition(nodes.allSatisfy { $0.graph === graph }, "Incremental: mapN of values from different graphs")
         self.transform = transform
         super.init(graph: graph)
+        values.reserveCapacity(nodes.count)
         for node in nodes { appendEdge(to: node) }
     }
 
     override func recompute() -> Step {
-        for index in edges.indices { edges[index].seen = edges[index].node.version }
-        for edge in edges {
-            if let failure = edge.node.failure { return fail(failure) }
+        var failed: Int?
+        for index in edges.indices where readEdge(index) == nil && failed == nil { failed = index }
+        if let failed { return fail(edgeFailure(failed)) }
+        values.removeAll(keepingCapacity: true)
+        for index in edges.indices {
+            values.append(edges[index].ref._withUnsafeGuaranteedRef { unsafeDowncast($0, to: I<Element>.self).current })
         }
-        let values = edges.map { unsafeDowncast($0.node, to: I<Element>.self).current }
         do {
-            return update(to: try transform(values))
+            let result = try transform(values)
+            return update(to: result)
         } catch {
             return fail(error)
         }
