@@ -62,9 +62,14 @@ public struct EventStream<Value>: Subscribable {
 }
 
 /// Sends values to the subscribers of its ``stream``, in the order they subscribed.
+///
+/// Delivery follows ReactiveCore's `Broadcaster`: a value sent while another is being
+/// delivered (from a subscriber, or from code it calls) is queued and delivered after the
+/// current one has reached every subscriber, in the order sent, never nested; a subscriber
+/// disconnected during a delivery receives nothing more, not even the value in flight; one
+/// that subscribes during a delivery misses the value in flight and receives the queued ones.
 public final class EventSubject<Value> {
-    private var sinks: [(key: Int, sink: (Value) -> Void)] = []
-    private var nextKey = 0
+    private let broadcaster = Broadcaster<Value>()
 
     /// A subject with no subscribers.
     public init() {}
@@ -72,18 +77,19 @@ public final class EventSubject<Value> {
     /// The stream of what the subject sends.
     public var stream: EventStream<Value> {
         EventStream { [self] sink in
-            let key = nextKey
-            nextKey += 1
-            sinks.append((key, sink))
-            return Connection(isolated: { self.sinks.removeAll { $0.key == key } })
+            let key = broadcaster.add(sink)
+            return Connection(isolated: {
+                let removed = self.broadcaster.remove(key)
+                _ = removed
+            })
         }
     }
 
-    /// Sends `value` to every subscriber.
+    /// Sends `value` to every subscriber, or queues it if a delivery is under way.
     public func send(_ value: Value) {
-        for entry in sinks { entry.sink(value) }
+        broadcaster.send(value)
     }
 
     /// The number of subscribers.
-    public var subscriberCount: Int { sinks.count }
+    public var subscriberCount: Int { broadcaster.count }
 }

@@ -4,9 +4,8 @@ class Engine {
     let graph = Graph()
     private var reducers: [ObjectIdentifier: [(node: FocusNode, apply: (any Action) -> Void)]] = [:]
     private var middlewares: [(any Action) -> MiddlewareDecision] = []
-    private var queue: [any Action] = []
-    private var queueHead = 0
-    private var isProcessing = false
+    /// Actions dispatched while one is being processed wait here, in order.
+    private let actions = SerialQueue<any Action>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
     var routes: [String: Any] = [:]
     /// The root of the focus tree; set by the root store.
@@ -43,17 +42,7 @@ class Engine {
 
     /// Queues `action`; if no action is being processed, processes the queue in order.
     func dispatch(_ action: any Action) {
-        queue.append(action)
-        guard !isProcessing else { return }
-        isProcessing = true
-        defer { isProcessing = false }
-        while queueHead < queue.count {
-            let next = queue[queueHead]
-            queueHead += 1
-            process(next)
-        }
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
+        actions.submit(action) { process($0) }
     }
 
     private func process(_ action: any Action) {

@@ -1,0 +1,136 @@
+/// Delivers values to a list of sinks in one isolation domain: in order, one value at a time,
+/// never nested. The delivery loop every single-threaded paradigm of this package shares.
+///
+/// ```swift
+/// let broadcaster = Broadcaster<Int>()
+/// let first = broadcaster.add { value in
+///     print("first", value)
+///     if value == 1 { broadcaster.send(2) }   // queued: delivered after 1 reaches everyone
+/// }
+/// let second = broadcaster.add { print("second", $0) }
+/// broadcaster.send(1)   // first 1, second 1, first 2, second 2
+/// ```
+///
+/// ## Delivery
+///
+/// - **In order.** Sinks receive each value in the order they were added.
+/// - **Never nested, first in first out.** A value sent while a delivery is under way (from
+///   a sink, or from code a sink calls) is queued, and delivered after the current value
+///   has reached every sink, in the order sent.
+/// - **Removed means removed.** A sink removed during a delivery receives nothing more: not
+///   the rest of the value in flight, not the queued ones.
+/// - **Added during a delivery:** the sink does not receive the value in flight, and does
+///   receive the values queued after it.
+/// - Delivering a value allocates nothing; the delivery path is inlinable, so it is
+///   specialized for the value type where `send` is called.
+///
+/// A broadcaster belongs to the isolation domain that uses it; it is not thread-safe.
+public final class Broadcaster<Value> {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let key: Int
+        @usableFromInline var sink: ((Value) -> Void)?
+
+        @usableFromInline
+        init(key: Int, sink: ((Value) -> Void)?) {
+            self.key = key
+            self.sink = sink
+        }
+    }
+
+    // Unchecked exclusivity: no access to these is held across a call to a sink (a sink is
+    // copied out of `entries` before it runs, and may then add, remove or send freely), so
+    // accesses never overlap; the dynamic checks cost more than the delivery itself.
+    @exclusivity(unchecked) @usableFromInline var entries: [Entry] = []
+    @exclusivity(unchecked) private var nextKey = 0
+    @exclusivity(unchecked) @usableFromInline var liveCount = 0
+    @exclusivity(unchecked) @usableFromInline var needsCompaction = false
+    /// The value being delivered and those sent meanwhile.
+    @usableFromInline let deliveries = SerialQueue<Value>()
+
+    /// A broadcaster with no sinks.
+    public init() {}
+
+    /// The number of sinks.
+    public var count: Int { liveCount }
+
+    /// Whether there are no sinks.
+    public var isEmpty: Bool { liveCount == 0 }
+
+    /// Delivers `value` to every sink, or queues it if a delivery is under way.
+    @inlinable
+    public func send(_ value: Value) {
+        guard liveCount > 0 || deliveries.isProcessing else { return }
+        deliveries.submit(value) { deliver($0) }
+        if needsCompaction && !deliveries.isProcessing { compact() }
+    }
+
+    /// Adds `sink` after the others; returns the key that removes it.
+    public func add(_ sink: @escaping (Value) -> Void) -> Int {
+        let key = nextKey
+        nextKey += 1
+        entries.append(Entry(key: key, sink: sink))
+        liveCount += 1
+        return key
+    }
+
+    /// Removes the sink added with `key`, if it is still there, and returns it; it receives
+    /// nothing more, even during a delivery under way.
+    ///
+    /// The sink is returned rather than released here so that the caller can release it
+    /// once its own state is consistent: a sink's captures may have deinitializers that
+    /// reach back into the caller.
+    @discardableResult
+    public func remove(_ key: Int) -> ((Value) -> Void)? {
+        guard let index = index(of: key), let sink = entries[index].sink else { return nil }
+        if deliveries.isProcessing {
+            entries[index].sink = nil
+            needsCompaction = true
+        } else {
+            entries.remove(at: index)
+        }
+        liveCount -= 1
+        return sink
+    }
+
+    @inlinable
+    func deliver(_ value: Value) {
+        // Sinks added during this delivery sit past `end` and miss the value in flight; a
+        // sink removed during it has no closure any more.
+        let end = entries.count
+        var index = 0
+        while index < end {
+            if let sink = entries[index].sink { sink(value) }
+            index += 1
+        }
+    }
+
+    /// Entries are appended with increasing keys and compaction keeps their order, so they
+    /// can be searched by bisection.
+    private func index(of key: Int) -> Int? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].key == key ? low : nil
+    }
+
+    @usableFromInline
+    func compact() {
+        entries.removeAll { $0.sink == nil }
+        needsCompaction = false
+    }
+}
+
+extension Broadcaster: Subscribable {
+    /// Adds `sink` until the returned connection disconnects (or is released).
+    public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
+        let key = add(sink)
+        return Connection(isolated: { [weak self] in
+            let removed = self?.remove(key)
+            _ = removed
+        })
+    }
+}

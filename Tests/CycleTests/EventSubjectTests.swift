@@ -1,0 +1,57 @@
+import Cycle
+import Testing
+
+@Suite("EventSubject: delivery")
+struct EventSubjectTests {
+    @Test("a value sent from a sink is delivered after the current one reaches every sink (FIFO, never nested)")
+    func reentrantSendIsQueued() {
+        let subject = EventSubject<Int>()
+        var log: [String] = []
+        let first = subject.stream.subscribe { value in
+            log.append("first \(value)")
+            if value == 1 {
+                subject.send(2)
+                subject.send(3)
+            }
+        }
+        let second = subject.stream.subscribe { log.append("second \($0)") }
+        subject.send(1)
+        #expect(log == ["first 1", "second 1", "first 2", "second 2", "first 3", "second 3"])
+        _ = (first, second)
+    }
+
+    @Test("a sink removed during a delivery receives nothing more, not even the value in flight")
+    func removedDuringDelivery() {
+        let subject = EventSubject<Int>()
+        var seen: [Int] = []
+        var second: Connection?
+        let first = subject.stream.subscribe { value in
+            if value == 1 {
+                second?.disconnect()
+                subject.send(2)
+            }
+        }
+        second = subject.stream.subscribe { seen.append($0) }
+        subject.send(1)
+        subject.send(3)
+        #expect(seen.isEmpty)
+        #expect(subject.subscriberCount == 1)
+        _ = first
+    }
+
+    @Test("a sink added during a delivery misses the value in flight and receives the queued ones")
+    func addedDuringDelivery() {
+        let subject = EventSubject<Int>()
+        var late: [Int] = []
+        var connections: [Connection] = []
+        connections.append(
+            subject.stream.subscribe { value in
+                guard value == 1 else { return }
+                connections.append(subject.stream.subscribe { late.append($0) })
+                subject.send(2)
+            })
+        subject.send(1)
+        #expect(late == [2])
+        _ = connections
+    }
+}
