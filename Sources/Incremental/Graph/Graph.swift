@@ -250,6 +250,8 @@ public final class Graph {
         if queue.isEmpty && deferredWrites.isEmpty {
             endWindow()
             pushOrder.removeAll()
+            hintsAreStale = false
+            pushReachedDynamic = false
             return
         }
         isPropagating = true
