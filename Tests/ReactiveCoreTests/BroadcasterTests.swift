@@ -153,6 +153,25 @@ struct BroadcasterTests {
         #expect(broadcaster.isEmpty)
     }
 
+    @Test("a connection keeps its broadcaster alive until it disconnects; sending to no sinks does nothing")
+    func connectionKeepsBroadcaster() {
+        weak var weakBroadcaster: Broadcaster<Int>?
+        var seen: [Int] = []
+        var connection: Connection?
+        do {
+            let broadcaster = Broadcaster<Int>()
+            weakBroadcaster = broadcaster
+            connection = broadcaster.subscribe { seen.append($0) }
+        }
+        weakBroadcaster?.send(1)
+        #expect(seen == [1])
+        connection?.disconnect()
+        #expect(weakBroadcaster == nil)
+        let empty = Broadcaster<Int>()
+        empty.send(2)
+        #expect(empty.isEmpty && seen == [1])
+    }
+
     @Test("removing a sink returns it, once; unknown keys return nil")
     func removeReturnsTheSink() {
         let broadcaster = Broadcaster<Int>()

@@ -76,13 +76,7 @@ public final class EventSubject<Value> {
 
     /// The stream of what the subject sends.
     public var stream: EventStream<Value> {
-        EventStream { [self] sink in
-            let key = broadcaster.add(sink)
-            return Connection(isolated: {
-                let removed = self.broadcaster.remove(key)
-                _ = removed
-            })
-        }
+        EventStream { [broadcaster] sink in broadcaster.subscribe(sink) }
     }
 
     /// Sends `value` to every subscriber, or queues it if a delivery is under way.

@@ -176,6 +176,14 @@ public final class Graph {
         deferredWrites.append(apply)
     }
 
+    /// Applies the writes closures made, in the order made (each may queue more).
+    private func applyDeferredWrites() {
+        guard !deferredWrites.isEmpty else { return }
+        let writes = deferredWrites
+        deferredWrites = []
+        for apply in writes { apply() }
+    }
+
     /// Records that `input`'s value changed: a new version unless `version` is given (the
     /// version its readers saw of an equal value), and every necessary node above it
     /// marked pending.
@@ -264,11 +272,7 @@ public final class Graph {
                 "Incremental: observers kept writing inputs for \(feedbackLimit) propagations in a row without settling (a feedback loop); make the writes converge, or raise Graph.feedbackLimit"
             )
             if !queue.isEmpty { propagateRound() }
-            if !deferredWrites.isEmpty {
-                let writes = deferredWrites
-                deferredWrites = []
-                for apply in writes { apply() }
-            }
+            applyDeferredWrites()
         }
     }
 
@@ -343,9 +347,7 @@ public final class Graph {
     func read(_ node: IncrementalNode) {
         if !node.isCurrent { refresh(node) }
         if !deferredWrites.isEmpty, recomputeDepth == 0, frames.isEmpty, !isPropagating {
-            let writes = deferredWrites
-            deferredWrites = []
-            for apply in writes { apply() }
+            applyDeferredWrites()
             propagate()
         }
     }

@@ -125,11 +125,13 @@ public final class Broadcaster<Value> {
 }
 
 extension Broadcaster: Subscribable {
-    /// Adds `sink` until the returned connection disconnects (or is released).
+    /// Adds `sink` until the returned connection disconnects (or is released). While it is
+    /// connected, the connection keeps the broadcaster alive, as `Subscribable` requires.
     public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
         let key = add(sink)
-        return Connection(isolated: { [weak self] in
-            let removed = self?.remove(key)
+        return Connection(isolated: {
+            // The sink is released after `remove` returns, once the broadcaster is consistent.
+            let removed = self.remove(key)
             _ = removed
         })
     }
