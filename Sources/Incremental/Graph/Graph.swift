@@ -32,6 +32,9 @@ public final class Graph {
 
     /// The source of fresh versions.
     @exclusivity(unchecked) var versionClock = 0
+    /// Increases whenever a necessary node gains or loses a reader: a ``PushPlan`` built
+    /// at another value is out of date.
+    @exclusivity(unchecked) var structureVersion = 0
     /// Increases whenever an input changes: an unnecessary node checked in this epoch is
     /// current.
     @exclusivity(unchecked) var epoch = 0
@@ -203,6 +206,18 @@ public final class Graph {
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
     /// the observed ones.
     private func push(from start: IncrementalNode) {
+        if let plan = currentPlan(of: start) {
+            for reader in plan.order {
+                reader._withUnsafeGuaranteedRef { node in
+                    if node.flags & Flags.pending != 0 { return }
+                    node.flags |= Flags.pending
+                    if node.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
+                    if node.observerCount > 0 { enqueue(node) }
+                    pushOrder.append(reader)
+                }
+            }
+            return
+        }
         let base = pushStack.count
         var next = markReaders(of: start)
         while true {
@@ -286,10 +301,7 @@ public final class Graph {
         let recomputedBefore = statistics.recomputations
         let deliveredBefore = deliveries
         if useOrder {
-            for node in roundOrder {
-                if hintsAreStale { break }
-                node._withUnsafeGuaranteedRef { if $0.flags & Flags.pending != 0 { refreshInOrder($0) } }
-            }
+            refreshInOrder(roundOrder)
         }
         roundOrder.removeAll()
         for node in roundQueue {

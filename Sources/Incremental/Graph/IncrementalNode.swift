@@ -26,6 +26,9 @@ public class IncrementalNode {
     @exclusivity(unchecked) @usableFromInline final var flags: UInt32 = 0
     /// For an unnecessary node: the graph's write epoch when the node was last known current.
     @exclusivity(unchecked) final var checkedAt = -1
+    /// For a node that writes change (an input): the order in which its writes mark the
+    /// nodes above it pending, while the graph's links stay as they are.
+    @exclusivity(unchecked) final var pushPlan: PushPlan?
     /// How many observers the node has.
     @exclusivity(unchecked) final var observerCount = 0
     /// The error the node's computation failed with, if it did (its state instead of a value).
@@ -179,6 +182,8 @@ enum Flags {
     @usableFromInline static let failed: UInt32 = 128
     /// The node's slot holds a value (``I/hasValue``).
     @usableFromInline static let hasValue: UInt32 = 256
+    /// Reached by the walk that builds a ``PushPlan`` (cleared when it ends).
+    static let visited: UInt32 = 512
 }
 
 /// What a recomputation did.

@@ -32,6 +32,20 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
         return base.unsafelyUnwrapped[count]
     }
 
+    /// Reverses the elements in place.
+    func reverse() {
+        guard count > 1 else { return }
+        var low = 0
+        var high = count - 1
+        while low < high {
+            let element = self[low]
+            self[low] = self[high]
+            self[high] = element
+            low += 1
+            high -= 1
+        }
+    }
+
     /// Forgets every element, keeping the memory.
     mutating func removeAll() {
         count = 0

@@ -75,35 +75,49 @@ extension Graph {
         return nil
     }
 
-    /// Makes `node`, a pending node of a round's push order, current: when its inputs are
-    /// current already (the order usually sees to it), without the stack of ``refresh(_:)``.
-    /// Not for `flatMap` nodes, which decide what to read from their first input.
-    @inline(__always)
-    func refreshInOrder(_ node: IncrementalNode) {
-        if node.flags & Flags.dynamic != 0 { return refresh(node) }
-        var changed = !node.hasComputed
-        for index in 0..<node.edges.count {
-            let (inputIsCurrent, version) = node.edges[index].ref._withUnsafeGuaranteedRef {
-                (isCurrent($0), $0.version)
+    /// Makes the pending nodes of `order` current, in that order: when each finds its
+    /// inputs current (the order usually sees to it), without the stack of ``refresh(_:)``.
+    /// Stops if a node stops being necessary meanwhile (it may have been freed).
+    ///
+    /// The whole pass counts as one computation for ``recomputeDepth`` (only closures run
+    /// inside it), and counts its recomputations once at the end.
+    func refreshInOrder(_ order: RawList<Unmanaged<IncrementalNode>>) {
+        recomputeDepth += 1
+        var recomputed = 0
+        for ref in order {
+            if hintsAreStale { break }
+            ref._withUnsafeGuaranteedRef { node in
+                let flags = node.flags
+                if flags & Flags.pending == 0 { return }
+                // A flatMap decides what to read from its first input: the general walk.
+                if flags & Flags.dynamic != 0 { return refresh(node) }
+                var changed = flags & (Flags.hasValue | Flags.failed) == 0
+                for index in 0..<node.edges.count {
+                    // The node is necessary, so the nodes it reads are too: current unless
+                    // pending.
+                    let (inputIsCurrent, version) = node.edges[index].ref._withUnsafeGuaranteedRef {
+                        ($0.flags & Flags.pending == 0 || $0.flags & (Flags.source | Flags.invalid) != 0, $0.version)
+                    }
+                    if !inputIsCurrent { return refresh(node) }
+                    if version != node.edges[index].seen { changed = true }
+                }
+                if changed {
+                    // On the stack while it computes, so that a closure that reads a node
+                    // reading this one stops with the cycle message.
+                    node.flags = flags | Flags.onStack
+                    if node.recompute() == .changed {
+                        versionClock += 1
+                        node.version = versionClock
+                    }
+                    recomputed += 1
+                }
+                // A necessary node is current unless pending: `checkedAt` matters only
+                // once it stops being necessary, and `deactivate` sets it then.
+                node.flags &= ~(Flags.onStack | Flags.pending)
             }
-            if !inputIsCurrent { return refresh(node) }
-            if version != node.edges[index].seen { changed = true }
         }
-        if changed {
-            // On the stack while it computes, so that a closure that reads a node reading
-            // this one stops with the cycle message.
-            node.flags |= Flags.onStack
-            recomputeDepth += 1
-            let step = node.recompute()
-            recomputeDepth -= 1
-            if step == .changed {
-                versionClock += 1
-                node.version = versionClock
-            }
-            statistics.recomputations += 1
-        }
-        node.flags &= ~(Flags.onStack | Flags.pending)
-        node.checkedAt = epoch
+        recomputeDepth -= 1
+        statistics.recomputations += recomputed
     }
 
     /// Whether reading `node` now would compute nothing: inputs, constants and invalid nodes
@@ -164,6 +178,7 @@ extension Graph {
     func link(_ node: IncrementalNode, edge index: Int) {
         let input = node.edges[index].node
         let wasNecessary = input.isNecessary
+        structureVersion &+= 1
         node.edges[index].slot = input.subs.count
         input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
         if !wasNecessary { activate(input) }
@@ -179,6 +194,7 @@ extension Graph {
 
     /// Removes the reader at `slot` of `input`; the last reader takes its place.
     func removeSub(of input: IncrementalNode, at slot: Int) {
+        structureVersion &+= 1
         let last = input.subs.count - 1
         if slot != last {
             let moved = input.subs[last]
@@ -192,6 +208,7 @@ extension Graph {
     /// necessary in turn, to their inputs. A node not known to be current is marked pending,
     /// so the next refresh checks it.
     func activate(_ root: IncrementalNode) {
+        structureVersion &+= 1
         let base = demandStack.count
         demandStack.append(Unmanaged.passUnretained(root))
         while demandStack.count > base {
