@@ -203,4 +203,107 @@ struct PushOrderTests {
         #expect(seen == [2, 5, 8, 11])
         _ = connections
     }
+
+    // A single write whose input has an order marks nothing; the round walks the order. What
+    // needs the marks before then (a read, a change of links, another write) makes them.
+
+    /// A chain of `source` + 1 + 1 + 1, observed, with the order of `source` made (written twice).
+    private func chainWithPlan() -> (Graph, Input<Int>, I<Int>, Connection, () -> [Int]) {
+        let graph = Graph()
+        let source = graph.input(0)
+        var top: I<Int> = source
+        for _ in 0..<3 { top = top.map { $0 + 1 } }
+        final class Log { var values: [Int] = [] }
+        let log = Log()
+        let connection = top.observe { log.values.append($0) }
+        source.write(1)
+        source.write(2)
+        return (graph, source, top, connection, { log.values })
+    }
+
+    @Test("a read inside a batch, after a single write, sees the write")
+    func readAfterUnmarkedWrite() {
+        let (graph, source, top, connection, seen) = chainWithPlan()
+        graph.batch {
+            source.write(10)
+            #expect(top.value == 13)
+            source.write(20)
+            #expect(top.value == 23)
+        }
+        #expect(seen() == [3, 4, 5, 23])
+        _ = connection
+    }
+
+    @Test("a write undone in its batch, with an order, computes nothing and notifies nobody")
+    func revertedUnmarkedWrite() {
+        let (graph, source, _, connection, seen) = chainWithPlan()
+        let before = graph.statistics
+        graph.batch {
+            source.write(7)
+            source.write(2)
+        }
+        #expect(graph.statistics == before)
+        #expect(seen() == [3, 4, 5])
+        _ = connection
+    }
+
+    @Test("an observer disconnected inside the batch of a single write: its chain is freed and not computed")
+    func disconnectAfterUnmarkedWrite() {
+        let graph = Graph()
+        let source = graph.input(0)
+        var runs = 0
+        var chain: I<Int>? = source
+        for _ in 0..<5 {
+            chain = chain!.map {
+                runs += 1
+                return $0 + 1
+            }
+        }
+        weak let freed = chain
+        var connection: Connection? = chain!.observe { _ in }
+        chain = nil
+        source.write(1)
+        source.write(2)
+        runs = 0
+        graph.batch {
+            source.write(3)
+            connection?.disconnect()
+            connection = nil
+        }
+        #expect(freed == nil)
+        #expect(runs == 0)
+    }
+
+    @Test("a closure that throws during the walk: the error is the node's state, and it recovers")
+    func errorDuringWalk() {
+        struct Odd: Error {}
+        let graph = Graph()
+        let source = graph.input(0)
+        let checked = source.map { value -> Int in
+            if value % 2 != 0 { throw Odd() }
+            return value
+        }
+        let doubled = checked.map { $0 * 2 }
+        var results: [String] = []
+        let connection = doubled.observeResult { result in
+            switch result {
+            case .success(let value): results.append("\(value)")
+            case .failure: results.append("error")
+            }
+        }
+        for value in [2, 4, 5, 6, 7] { source.write(value) }
+        #expect(results == ["0", "4", "8", "error", "12", "error"])
+        _ = connection
+    }
+
+    @Test("dot(_:) inside a batch, after a single write, shows the nodes the write reaches as pending")
+    func dotAfterUnmarkedWrite() {
+        let (graph, source, top, connection, _) = chainWithPlan()
+        graph.batch {
+            source.write(9)
+            #expect(graph.dot([top]).contains("pending"))
+        }
+        #expect(!graph.dot([top]).contains("pending"))
+        _ = connection
+    }
 }

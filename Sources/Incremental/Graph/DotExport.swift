@@ -10,6 +10,7 @@ extension Graph {
     ///
     /// Reading it computes nothing. Edges are those of each node's last computation.
     public func dot(_ roots: [IncrementalNode]) -> String {
+        flushDeferredPush()
         let heights = heights(from: roots)
         var order: [IncrementalNode] = []
         var seen: Set<ObjectIdentifier> = []

@@ -73,6 +73,12 @@ public final class Graph {
     /// Set when a write reached a `flatMap` since the round began: the round then only pulls
     /// from its observed nodes, so that a node the `flatMap` stops reading is not computed.
     @exclusivity(unchecked) private var pushReachedDynamic = false
+    /// The plan of a write whose marking is put off until the round walks it, or until
+    /// something needs the marks (see PushPlan.swift). Retained: the input may go first.
+    @exclusivity(unchecked) var deferredPush: PushPlan?
+    /// While the round walks `deferredPush`: the position of the first node it has not
+    /// reached; -1 otherwise.
+    @exclusivity(unchecked) var fusedIndex = -1
     /// The stack `activate` and `deactivate` walk with.
     @exclusivity(unchecked) var demandStack = RawList<Unmanaged<IncrementalNode>>()
     /// The stack `push` walks with.
@@ -200,7 +206,13 @@ public final class Graph {
             input.version = versionClock
         }
         if input.observerCount > 0 { enqueue(input) }
-        if !input.subs.isEmpty { push(from: input) }
+        guard !input.subs.isEmpty else { return }
+        if deferredPush == nil, pushOrder.isEmpty, fusedIndex < 0, let plan = currentPlan(of: input), !plan.hasDynamic {
+            deferredPush = plan
+            return
+        }
+        flushDeferredPush()
+        push(from: input)
     }
 
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
@@ -256,7 +268,7 @@ public final class Graph {
         return next
     }
 
-    private func enqueue(_ node: IncrementalNode) {
+    func enqueue(_ node: IncrementalNode) {
         guard node.flags & Flags.queued == 0 else { return }
         node.flags |= Flags.queued
         queue.append(Unmanaged.passUnretained(node).retain())
@@ -270,7 +282,7 @@ public final class Graph {
     @usableFromInline
     func propagate() {
         guard batchDepth == 0, !isPropagating, !isDelivering else { return }
-        if queue.isEmpty && deferredWrites.isEmpty {
+        if queue.isEmpty && deferredWrites.isEmpty && deferredPush == nil {
             endWindow()
             pushOrder.removeAll()
             hintsAreStale = false
@@ -280,26 +292,32 @@ public final class Graph {
         isPropagating = true
         defer { isPropagating = false }
         var rounds = 0
-        while !queue.isEmpty || !deferredWrites.isEmpty {
+        while !queue.isEmpty || !deferredWrites.isEmpty || deferredPush != nil {
             rounds += 1
             precondition(
                 rounds <= feedbackLimit,
                 "Incremental: observers kept writing inputs for \(feedbackLimit) propagations in a row without settling (a feedback loop); make the writes converge, or raise Graph.feedbackLimit"
             )
-            if !queue.isEmpty { propagateRound() }
+            if !queue.isEmpty || deferredPush != nil { propagateRound() }
             applyDeferredWrites()
         }
     }
 
     /// One propagation: bring the queued nodes up to date, then notify.
     private func propagateRound() {
+        let recomputedBefore = statistics.recomputations
+        let deliveredBefore = deliveries
+        if deferredPush != nil {
+            // A single write with a plan: nothing was marked, and the walk queues the
+            // observed nodes that change. Only if the links changed since the write (a node
+            // stopped being necessary) do the marks come first, for the pull below.
+            if hintsAreStale { flushDeferredPush() } else { walkDeferredPlan() }
+        }
         swap(&queue, &roundQueue)
         swap(&pushOrder, &roundOrder)
         let useOrder = !hintsAreStale && !pushReachedDynamic
         hintsAreStale = false
         pushReachedDynamic = false
-        let recomputedBefore = statistics.recomputations
-        let deliveredBefore = deliveries
         if useOrder {
             refreshInOrder(roundOrder)
         }
@@ -357,6 +375,7 @@ public final class Graph {
     /// Brings `node` up to date now, then applies what closures wrote meanwhile if nothing
     /// else will.
     func read(_ node: IncrementalNode) {
+        flushDeferredPush()
         if !node.isCurrent { refresh(node) }
         if !deferredWrites.isEmpty, recomputeDepth == 0, frames.isEmpty, !isPropagating {
             applyDeferredWrites()

@@ -15,6 +15,8 @@ final class PushPlan {
     @exclusivity(unchecked) var structure: Int
     /// Whether `order` holds the plan for `structure` (false until the second write).
     @exclusivity(unchecked) var isBuilt = false
+    /// Whether `order` holds a `flatMap`, whose reads only a pull decides.
+    @exclusivity(unchecked) var hasDynamic = false
 
     init(structure: Int) {
         self.structure = structure
@@ -76,7 +78,105 @@ extension Graph {
             }
         }
         plan.order.reverse()
-        for node in plan.order { node._withUnsafeGuaranteedRef { $0.flags &= ~Flags.visited } }
+        plan.hasDynamic = false
+        for node in plan.order {
+            node._withUnsafeGuaranteedRef {
+                $0.flags &= ~Flags.visited
+                if $0.flags & Flags.dynamic != 0 { plan.hasDynamic = true }
+            }
+        }
         plan.isBuilt = true
+    }
+}
+
+// MARK: - A write marked lazily
+
+// A round after a single write whose plan has no `flatMap` needs no marking at all: going
+// through the plan in order, each node finds its inputs current, and compares their versions
+// with the ones it saw. So such a write only records its plan (`deferredPush`), and the
+// round walks it once, marking nothing. Everything else that relies on the pending marks
+// (a read, a refresh, a change of links, another write) first marks the nodes of the
+// recorded plan, as the write would have (`flushDeferredPush`); during the round's walk, only
+// the nodes it has not reached yet.
+
+extension Graph {
+    /// Marks the nodes of the recorded plan pending, as its write would have: all of them,
+    /// or during the round's walk the ones it has not reached.
+    @inline(__always)
+    func flushDeferredPush() {
+        if deferredPush != nil { markDeferredPlan() }
+    }
+
+    private func markDeferredPlan() {
+        guard let plan = deferredPush else { return }
+        deferredPush = nil
+        let order = plan.order
+        let walking = fusedIndex >= 0
+        for index in (walking ? fusedIndex : 0)..<order.count {
+            let reader = order[index]
+            reader._withUnsafeGuaranteedRef { node in
+                if node.flags & Flags.pending != 0 { return }
+                node.flags |= Flags.pending
+                if node.observerCount > 0 { enqueue(node) }
+                // The walk goes on over the rest; otherwise the round takes them from here.
+                if !walking { pushOrder.append(reader) }
+            }
+        }
+    }
+
+    /// The round's walk over the recorded plan: each node in order compares the versions of
+    /// its inputs with the ones it saw and recomputes if one differs; observed nodes that
+    /// changed are queued. If something marks the rest meanwhile (a closure read a node), the
+    /// rest is brought up to date by their marks, as after any other write.
+    func walkDeferredPlan() {
+        guard let plan = deferredPush else { return }
+        let order = plan.order
+        recomputeDepth += 1
+        var recomputed = 0
+        var index = 0
+        while index < order.count, deferredPush != nil {
+            let ref = order[index]
+            index += 1
+            fusedIndex = index
+            ref._withUnsafeGuaranteedRef { node in
+                let flags = node.flags
+                var changed = flags & (Flags.hasValue | Flags.failed) == 0
+                for edge in 0..<node.edges.count {
+                    let (inputIsCurrent, version) = node.edges[edge].ref._withUnsafeGuaranteedRef {
+                        ($0.flags & Flags.pending == 0 || $0.flags & (Flags.source | Flags.invalid) != 0, $0.version)
+                    }
+                    if !inputIsCurrent {
+                        // Not expected (the plan puts inputs first); the general walk then.
+                        node.flags |= Flags.pending
+                        return refresh(node)
+                    }
+                    if version != node.edges[edge].seen { changed = true }
+                }
+                if changed {
+                    // Pending and on the stack while it computes: a closure that reads this
+                    // node, or a node reading it, stops with the cycle message.
+                    node.flags = flags | Flags.onStack | Flags.pending
+                    if node.recompute() == .changed {
+                        versionClock += 1
+                        node.version = versionClock
+                        if node.observerCount > 0 { enqueue(node) }
+                    }
+                    recomputed += 1
+                    node.flags &= ~(Flags.onStack | Flags.pending)
+                }
+            }
+        }
+        fusedIndex = -1
+        recomputeDepth -= 1
+        statistics.recomputations += recomputed
+        if deferredPush != nil {
+            deferredPush = nil
+        } else if !hintsAreStale {
+            // Marked meanwhile: the rest of the plan is pending; bring it up to date in order.
+            var rest = RawList<Unmanaged<IncrementalNode>>()
+            for position in index..<order.count { rest.append(order[position]) }
+            refreshInOrder(rest)
+            rest.deallocate()
+        }
     }
 }

@@ -15,6 +15,7 @@
 extension Graph {
     /// Makes `root` current.
     func refresh(_ root: IncrementalNode) {
+        flushDeferredPush()
         if isCurrent(root) { return }
         let base = frames.count
         begin(Unmanaged.passUnretained(root))
@@ -176,6 +177,7 @@ extension Graph {
     /// Links edge `index` of `node` into the readers of the node it reads, and makes that
     /// node necessary if it was not.
     func link(_ node: IncrementalNode, edge index: Int) {
+        flushDeferredPush()
         let input = node.edges[index].node
         let wasNecessary = input.isNecessary
         structureVersion &+= 1
@@ -194,6 +196,7 @@ extension Graph {
 
     /// Removes the reader at `slot` of `input`; the last reader takes its place.
     func removeSub(of input: IncrementalNode, at slot: Int) {
+        flushDeferredPush()
         structureVersion &+= 1
         let last = input.subs.count - 1
         if slot != last {
@@ -208,6 +211,7 @@ extension Graph {
     /// necessary in turn, to their inputs. A node not known to be current is marked pending,
     /// so the next refresh checks it.
     func activate(_ root: IncrementalNode) {
+        flushDeferredPush()
         structureVersion &+= 1
         let base = demandStack.count
         demandStack.append(Unmanaged.passUnretained(root))
@@ -229,6 +233,7 @@ extension Graph {
     /// Called when `root` stopped being necessary: unlinks it, and the nodes it reads that
     /// stop being necessary in turn, from their inputs.
     func deactivate(_ root: IncrementalNode) {
+        flushDeferredPush()
         hintsAreStale = true
         let base = demandStack.count
         demandStack.append(Unmanaged.passUnretained(root))
