@@ -25,7 +25,8 @@ public final class Graph {
     /// How many propagations in a row observers (or closures) may start by writing inputs
     /// before the graph stops with a precondition failure: a feedback loop that never
     /// settles. 100 by default.
-    public var feedbackLimit = 100
+    // Read on every propagation; unchecked for the reason given below.
+    @exclusivity(unchecked) public var feedbackLimit = 100
 
     // Unchecked exclusivity for the engine's state, for the reason given on
     // `IncrementalNode`'s bookkeeping.
