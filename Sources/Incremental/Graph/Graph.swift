@@ -75,8 +75,10 @@ public final class Graph {
     /// from its observed nodes, so that a node the `flatMap` stops reading is not computed.
     @exclusivity(unchecked) private var pushReachedDynamic = false
     /// The plan of a write whose marking is put off until the round walks it, or until
-    /// something needs the marks (see PushPlan.swift). Retained: the input may go first.
-    @exclusivity(unchecked) var deferredPush: PushPlan?
+    /// something needs the marks (see PushPlan.swift). Not retained: the input owns it, and
+    /// the input's readers hold the input until they are unlinked, which marks the plan and
+    /// clears this first.
+    @exclusivity(unchecked) var deferredPush: Unmanaged<PushPlan>?
     /// While the round walks `deferredPush`: the position of the first node it has not
     /// reached; -1 otherwise.
     @exclusivity(unchecked) var fusedIndex = -1
@@ -209,7 +211,7 @@ public final class Graph {
         if input.observerCount > 0 { enqueue(input) }
         guard !input.subs.isEmpty else { return }
         if deferredPush == nil, pushOrder.isEmpty, fusedIndex < 0, let plan = currentPlan(of: input), !plan.hasDynamic {
-            deferredPush = plan
+            deferredPush = Unmanaged.passUnretained(plan)
             return
         }
         flushDeferredPush()
@@ -319,7 +321,7 @@ public final class Graph {
         let useOrder = !hintsAreStale && !pushReachedDynamic
         hintsAreStale = false
         pushReachedDynamic = false
-        if useOrder {
+        if useOrder && !roundOrder.isEmpty {
             refreshInOrder(roundOrder)
         }
         roundOrder.removeAll()

@@ -110,7 +110,7 @@ extension Graph {
     private func markDeferredPlan() {
         guard let plan = deferredPush else { return }
         deferredPush = nil
-        let order = plan.order
+        let order = plan._withUnsafeGuaranteedRef { $0.order }
         let walking = fusedIndex >= 0
         for index in (walking ? fusedIndex : 0)..<order.count {
             let reader = order[index]
@@ -130,7 +130,7 @@ extension Graph {
     /// rest is brought up to date by their marks, as after any other write.
     func walkDeferredPlan() {
         guard let plan = deferredPush else { return }
-        let order = plan.order
+        let order = plan._withUnsafeGuaranteedRef { $0.order }
         recomputeDepth += 1
         var recomputed = 0
         var index = 0

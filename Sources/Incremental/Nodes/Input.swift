@@ -16,7 +16,9 @@ public class Input<Value>: I<Value> {
     /// The value the readers saw before the writes of this propagation, while
     /// `Flags.hasBase` is set, and its version.
     @usableFromInline let base = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    @usableFromInline var baseVersion = 0
+    // Unchecked exclusivity, as for the graph's bookkeeping: written on every first write of
+    // a propagation, never held across a call that could reach it again.
+    @exclusivity(unchecked) @usableFromInline var baseVersion = 0
 
     init(graph: Graph, value: Value) {
         super.init(graph: graph, flags: Flags.source)
