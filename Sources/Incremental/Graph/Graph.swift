@@ -22,10 +22,10 @@ public final class Graph {
     /// Counts of the work the graph has done, for tests and benchmarks.
     @exclusivity(unchecked) public internal(set) var statistics = Statistics()
 
+    // Read on every propagation; unchecked for the reason given below.
     /// How many propagations in a row observers (or closures) may start by writing inputs
     /// before the graph stops with a precondition failure: a feedback loop that never
     /// settles. 100 by default.
-    // Read on every propagation; unchecked for the reason given below.
     @exclusivity(unchecked) public var feedbackLimit = 100
 
     // Unchecked exclusivity for the engine's state, for the reason given on
