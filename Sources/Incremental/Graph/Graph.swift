@@ -73,7 +73,7 @@ public final class Graph {
     @exclusivity(unchecked) var hintsAreStale = false
     /// Set when a write reached a `flatMap` since the round began: the round then only pulls
     /// from its observed nodes, so that a node the `flatMap` stops reading is not computed.
-    @exclusivity(unchecked) private var pushReachedDynamic = false
+    @exclusivity(unchecked) var pushReachedDynamic = false
     /// The plan of a write whose marking is put off until the round walks it, or until
     /// something needs the marks (see PushPlan.swift). Not retained: the input owns it, and
     /// the input's readers hold the input until they are unlinked, which marks the plan and
@@ -222,15 +222,7 @@ public final class Graph {
     /// the observed ones.
     private func push(from start: IncrementalNode) {
         if let plan = currentPlan(of: start) {
-            for reader in plan.order {
-                reader._withUnsafeGuaranteedRef { node in
-                    if node.flags & Flags.pending != 0 { return }
-                    node.flags |= Flags.pending
-                    if node.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
-                    if node.observerCount > 0 { enqueue(node) }
-                    pushOrder.append(reader)
-                }
-            }
+            for reader in plan.order { markPending(reader, recordingOrder: true) }
             return
         }
         let base = pushStack.count

@@ -34,6 +34,20 @@ private struct PlanFrame {
 }
 
 extension Graph {
+    /// Marks `reader` pending (unless it is already) and queues it if observed, as a write
+    /// does to each necessary node above it; with `recordingOrder`, adds it to the round's
+    /// push order.
+    @inline(__always)
+    func markPending(_ reader: Unmanaged<IncrementalNode>, recordingOrder: Bool) {
+        reader._withUnsafeGuaranteedRef { node in
+            if node.flags & Flags.pending != 0 { return }
+            node.flags |= Flags.pending
+            if node.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
+            if node.observerCount > 0 { enqueue(node) }
+            if recordingOrder { pushOrder.append(reader) }
+        }
+    }
+
     /// The plan of `input` for the graph's links as they are now, or nil when the input has
     /// not been written before with these links (the caller then walks the readers).
     @inline(__always)
@@ -113,14 +127,8 @@ extension Graph {
         let order = plan._withUnsafeGuaranteedRef { $0.order }
         let walking = fusedIndex >= 0
         for index in (walking ? fusedIndex : 0)..<order.count {
-            let reader = order[index]
-            reader._withUnsafeGuaranteedRef { node in
-                if node.flags & Flags.pending != 0 { return }
-                node.flags |= Flags.pending
-                if node.observerCount > 0 { enqueue(node) }
-                // The walk goes on over the rest; otherwise the round takes them from here.
-                if !walking { pushOrder.append(reader) }
-            }
+            // The walk goes on over the rest; otherwise the round takes them from the order.
+            markPending(order[index], recordingOrder: !walking)
         }
     }
 
@@ -138,33 +146,7 @@ extension Graph {
             let ref = order[index]
             index += 1
             fusedIndex = index
-            ref._withUnsafeGuaranteedRef { node in
-                let flags = node.flags
-                var changed = flags & (Flags.hasValue | Flags.failed) == 0
-                for edge in 0..<node.edges.count {
-                    let (inputIsCurrent, version) = node.edges[edge].ref._withUnsafeGuaranteedRef {
-                        ($0.flags & Flags.pending == 0 || $0.flags & (Flags.source | Flags.invalid) != 0, $0.version)
-                    }
-                    if !inputIsCurrent {
-                        // Not expected (the plan puts inputs first); the general walk then.
-                        node.flags |= Flags.pending
-                        return refresh(node)
-                    }
-                    if version != node.edges[edge].seen { changed = true }
-                }
-                if changed {
-                    // Pending and on the stack while it computes: a closure that reads this
-                    // node, or a node reading it, stops with the cycle message.
-                    node.flags = flags | Flags.onStack | Flags.pending
-                    if node.recompute() == .changed {
-                        versionClock += 1
-                        node.version = versionClock
-                        if node.observerCount > 0 { enqueue(node) }
-                    }
-                    recomputed += 1
-                    node.flags &= ~(Flags.onStack | Flags.pending)
-                }
-            }
+            ref._withUnsafeGuaranteedRef { updateInOrder($0, queueIfChanged: true, recomputed: &recomputed) }
         }
         fusedIndex = -1
         recomputeDepth -= 1

@@ -92,33 +92,47 @@ extension Graph {
                 if flags & Flags.pending == 0 { return }
                 // A flatMap decides what to read from its first input: the general walk.
                 if flags & Flags.dynamic != 0 { return refresh(node) }
-                var changed = flags & (Flags.hasValue | Flags.failed) == 0
-                for index in 0..<node.edges.count {
-                    // The node is necessary, so the nodes it reads are too: current unless
-                    // pending.
-                    let (inputIsCurrent, version) = node.edges[index].ref._withUnsafeGuaranteedRef {
-                        ($0.flags & Flags.pending == 0 || $0.flags & (Flags.source | Flags.invalid) != 0, $0.version)
-                    }
-                    if !inputIsCurrent { return refresh(node) }
-                    if version != node.edges[index].seen { changed = true }
-                }
-                if changed {
-                    // On the stack while it computes, so that a closure that reads a node
-                    // reading this one stops with the cycle message.
-                    node.flags = flags | Flags.onStack
-                    if node.recompute() == .changed {
-                        versionClock += 1
-                        node.version = versionClock
-                    }
-                    recomputed += 1
-                }
-                // A necessary node is current unless pending: `checkedAt` matters only
-                // once it stops being necessary, and `deactivate` sets it then.
-                node.flags &= ~(Flags.onStack | Flags.pending)
+                updateInOrder(node, queueIfChanged: false, recomputed: &recomputed)
             }
         }
         recomputeDepth -= 1
         statistics.recomputations += recomputed
+    }
+
+    /// Makes `node`, necessary and not a `flatMap`, current, expecting the nodes it reads to
+    /// be current already (an order puts them first): compares their versions with the ones
+    /// it saw and recomputes if one differs; falls back to ``refresh(_:)`` if one is not
+    /// current. With `queueIfChanged`, queues the node if it is observed and changed (a
+    /// walk that marked nothing, so queued nothing, before).
+    @inline(__always)
+    func updateInOrder(_ node: IncrementalNode, queueIfChanged: Bool, recomputed: inout Int) {
+        let flags = node.flags
+        var changed = flags & (Flags.hasValue | Flags.failed) == 0
+        for index in 0..<node.edges.count {
+            // The node is necessary, so the nodes it reads are too: current unless pending.
+            let (inputIsCurrent, version) = node.edges[index].ref._withUnsafeGuaranteedRef {
+                ($0.flags & Flags.pending == 0 || $0.flags & (Flags.source | Flags.invalid) != 0, $0.version)
+            }
+            if !inputIsCurrent {
+                node.flags |= Flags.pending
+                return refresh(node)
+            }
+            if version != node.edges[index].seen { changed = true }
+        }
+        if changed {
+            // Pending and on the stack while it computes: a closure that reads this node, or
+            // a node reading it, stops with the cycle message.
+            node.flags = flags | Flags.onStack | Flags.pending
+            if node.recompute() == .changed {
+                versionClock += 1
+                node.version = versionClock
+                if queueIfChanged && node.observerCount > 0 { enqueue(node) }
+            }
+            recomputed += 1
+        }
+        // A necessary node is current unless pending: `checkedAt` matters only once it stops
+        // being necessary, and `deactivate` sets it then.
+        node.flags &= ~(Flags.onStack | Flags.pending)
     }
 
     /// Whether reading `node` now would compute nothing: inputs, constants and invalid nodes
