@@ -17,7 +17,8 @@
 /// of propagation, demand, cutoff, errors and reentrancy.
 public final class Graph {
     /// How many nodes of this graph exist (referenced by anything).
-    public internal(set) var nodeCount = 0
+    // Unchecked: counted on every node's creation and release; see the engine's state below.
+    @exclusivity(unchecked) public internal(set) var nodeCount = 0
 
     /// Counts of the work the graph has done, for tests and benchmarks.
     @exclusivity(unchecked) public internal(set) var statistics = Statistics()

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A growable list of trivial values in memory its owner frees with ``deallocate()``.
 ///
 /// The engine's hot path reads and writes edges, readers and stack frames at every step;
@@ -5,6 +13,10 @@
 /// (callgrind counted seven retains per node visited). Elements are trivial (plain values
 /// and unowned(unsafe) references), so nothing is counted, and writing an element through
 /// the subscript is a store.
+///
+/// The memory comes from `realloc` and goes back with `free`: `UnsafeMutablePointer`'s
+/// `allocate` asks the runtime for its default alignment, which on Linux is an aligned
+/// allocation costing twice a `malloc`, and every node has two lists.
 struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
     private var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
@@ -53,20 +65,19 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// Frees the memory; the list is empty afterwards.
     mutating func deallocate() {
-        base?.deallocate()
+        free(base)
         base = nil
         count = 0
         capacity = 0
     }
 
     private mutating func grow() {
+        precondition(MemoryLayout<Element>.alignment <= 16, "RawList: elements aligned beyond malloc's 16 bytes")
         let newCapacity = Swift.max(2, capacity * 2)
-        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        if let base {
-            newBase.moveInitialize(from: base, count: count)
-            base.deallocate()
+        guard let memory = realloc(base, newCapacity * MemoryLayout<Element>.stride) else {
+            fatalError("Incremental: out of memory")
         }
-        base = newBase
+        base = memory.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
     }
 }

@@ -205,7 +205,7 @@ extension Graph {
     func unlink(_ node: IncrementalNode, edge index: Int) {
         let slot = node.edges[index].slot
         node.edges[index].slot = -1
-        removeSub(of: node.edges[index].node, at: slot)
+        node.edges[index].ref._withUnsafeGuaranteedRef { removeSub(of: $0, at: slot) }
     }
 
     /// Removes the reader at `slot` of `input`; the last reader takes its place.
@@ -216,7 +216,7 @@ extension Graph {
         if slot != last {
             let moved = input.subs[last]
             input.subs[slot] = moved
-            moved.node.edges[moved.edge].slot = slot
+            moved.ref._withUnsafeGuaranteedRef { $0.edges[moved.edge].slot = slot }
         }
         input.subs.removeLast()
     }
@@ -230,16 +230,19 @@ extension Graph {
         let base = demandStack.count
         demandStack.append(Unmanaged.passUnretained(root))
         while demandStack.count > base {
-            let node = demandStack.removeLast().takeUnretainedValue()
-            if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
-                node.flags |= Flags.pending
-            }
-            for index in node.edges.indices {
-                let input = node.edges[index].node
-                let wasNecessary = input.isNecessary
-                node.edges[index].slot = input.subs.count
-                input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
-                if !wasNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
+            demandStack.removeLast()._withUnsafeGuaranteedRef { node in
+                if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
+                    node.flags |= Flags.pending
+                }
+                let reader = Unmanaged.passUnretained(node)
+                for index in 0..<node.edges.count {
+                    node.edges[index].ref._withUnsafeGuaranteedRef { input in
+                        let wasNecessary = input.isNecessary
+                        node.edges[index].slot = input.subs.count
+                        input.subs.append(Sub(ref: reader, edge: index))
+                        if !wasNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
+                    }
+                }
             }
         }
     }
@@ -252,15 +255,16 @@ extension Graph {
         let base = demandStack.count
         demandStack.append(Unmanaged.passUnretained(root))
         while demandStack.count > base {
-            let node = demandStack.removeLast().takeUnretainedValue()
-            if node.flags & Flags.pending == 0 { node.checkedAt = epoch }
-            node.flags &= ~Flags.pending
-            for index in node.edges.indices where node.edges[index].slot >= 0 {
-                unlink(node, edge: index)
-                let input = node.edges[index].node
-                if !input.isNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
+            demandStack.removeLast()._withUnsafeGuaranteedRef { node in
+                if node.flags & Flags.pending == 0 { node.checkedAt = epoch }
+                node.flags &= ~Flags.pending
+                for index in 0..<node.edges.count where node.edges[index].slot >= 0 {
+                    unlink(node, edge: index)
+                    let input = node.edges[index].ref
+                    if !input._withUnsafeGuaranteedRef({ $0.isNecessary }) { demandStack.append(input) }
+                }
+                node.didBecomeUnnecessary()
             }
-            node.didBecomeUnnecessary()
         }
     }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A value in an incremental graph: an input, a constant, or a value derived from others.
 ///
 /// ```swift
@@ -29,18 +37,20 @@ public class I<Value>: IncrementalNode {
     /// The cutoff's comparison, unless the node has none, or compares with the type's own
     /// `==` in specialized code only (a `map` to an `Equatable` value).
     @exclusivity(unchecked) @usableFromInline final var equality: ((Value, Value) -> Bool)?
-    // Observers take the value by address: a list of a non-generic type, so that notifying
-    // them looks up no generic metadata at run time. Unchecked exclusivity as above.
-    @exclusivity(unchecked) private var observers: [RawObserver] = []
-    @exclusivity(unchecked) private var nextObserverKey = 0
+    // Observers in the order they were added: a list linked through the observers
+    // themselves, so adding one allocates nothing more and removing one is O(1).
+    // Unchecked exclusivity as above.
+    @exclusivity(unchecked) final var firstObserver: NodeObserver?
+    @exclusivity(unchecked) final var lastObserver: NodeObserver?
     /// How many deliveries to this node's observers are under way (nested when an observer
-    /// writes outside a propagation); removed observers are compacted only at zero.
-    @exclusivity(unchecked) private var deliveryDepth = 0
+    /// writes outside a propagation): a removed observer keeps its place in the chain until
+    /// they end, so that a delivery loop can step past it.
+    @exclusivity(unchecked) final var deliveryDepth = 0
 
     /// `cutoff` nil: the node compares with its type's own `==` in specialized code only
     /// (see ``useEquatableCutoff()``).
     init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default) {
-        slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        slot = allocateSlot(of: Value.self)
         super.init(graph: graph, flags: flags, valueAddress: UnsafeMutableRawPointer(slot))
         if let cutoff {
             setCutoff(cutoff)
@@ -51,7 +61,7 @@ public class I<Value>: IncrementalNode {
 
     deinit {
         if hasValue { slot.deinitialize(count: 1) }
-        slot.deallocate()
+        deallocateSlot(slot)
     }
 
     /// The stored value; only while ``hasValue``. Setting it stores a first value too.
@@ -202,13 +212,7 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     public func observe(_ sink: @escaping (Value) -> Void) -> Connection {
-        addObserver(
-            RawObserver(
-                key: 0,
-                sink: {
-                    let value = $0.assumingMemoryBound(to: Value.self).pointee
-                    sink(value)
-                }, onError: nil))
+        addObserver(ValueObserver(node: self, sink: sink))
     }
 
     /// Delivers the current value or error to `sink` at once, then each new value or error
@@ -226,102 +230,95 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     public func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
-        addObserver(
-            RawObserver(
-                key: 0,
-                sink: {
-                    let value = $0.assumingMemoryBound(to: Value.self).pointee
-                    sink(.success(value))
-                },
-                onError: { sink(.failure($0)) }))
+        addObserver(ResultObserver(node: self, sink: sink))
     }
 
-    private func addObserver(_ observer: RawObserver) -> Connection {
+    private func addObserver(_ observer: NodeObserver) -> Connection {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
-        var observer = observer
-        observer.key = nextObserverKey
-        nextObserverKey += 1
-        let key = observer.key
-        observers.append(observer)
+        if let last = lastObserver {
+            last.next = observer
+            observer.previous = last
+        } else {
+            firstObserver = observer
+        }
+        lastObserver = observer
         graph.addObserver(to: self)
         graph.read(self)
         // Writes the observer makes now are propagated after it returns, as they are when it
         // runs in a propagation: observers never nest.
         graph.deliveringOutsidePropagation {
-            deliver(toObserverAt: observers.count - 1)
+            deliver(to: observer)
         }
-        return Connection(isolated: { [self] in removeObserver(key) })
+        return Connection(source: observer, token: 0)
     }
 
-    private func removeObserver(_ key: Int) {
-        guard let index = observers.firstIndex(where: { $0.key == key }), observers[index].isActive else { return }
-        let cleanups = observers[index].cleanups
-        observers[index].sink = nil
-        observers[index].onError = nil
-        observers[index].cleanups = []
-        observers[index].isActive = false
-        if deliveryDepth == 0 { observers.remove(at: index) }
+    /// Removes `observer` (its connection disconnected), then runs its cleanups.
+    override final func remove(_ observer: NodeObserver) {
+        guard observer.isActive else { return }
+        let cleanups = observer.cleanups
+        observer.cleanups = []
+        observer.isActive = false
+        observer.dropSink()
+        // Unlinked at once; it keeps its `next` while a delivery loop may stand on it.
+        let previous = observer.previous
+        let next = observer.next
+        if let previous { previous.next = next } else { firstObserver = next }
+        if let next { next.previous = previous } else { lastObserver = previous }
+        observer.previous = nil
+        if deliveryDepth == 0 { observer.next = nil }
         graph.removeObserver(from: self)
         for cleanup in cleanups { cleanup() }
+        observer.node = nil
     }
 
     override final func notifyObservers() {
-        guard hasComputed else { return }
+        guard hasComputed, let last = lastObserver else { return }
         deliveryDepth += 1
-        let end = observers.count
-        var index = 0
-        while index < end {
-            if observers[index].isActive && observers[index].seen != version {
-                deliver(toObserverAt: index)
-            }
-            index += 1
+        // The observers present now, in order; one added meanwhile received the value when
+        // it was added. A removed one is skipped, and its `next` still leads on.
+        var current = firstObserver
+        while let observer = current {
+            if observer.isActive && observer.seen != version { deliver(to: observer) }
+            if observer === last { break }
+            current = observer.next
         }
         deliveryDepth -= 1
-        compactObservers()
-    }
-
-    private func compactObservers() {
-        if deliveryDepth == 0, observers.count != observerCount {
-            observers.removeAll { !$0.isActive }
-        }
     }
 
     /// Runs the observer's cleanups, then the observer with the current value or error.
-    private func deliver(toObserverAt index: Int) {
-        observers[index].seen = version
+    private func deliver(to observer: NodeObserver) {
+        observer.seen = version
         graph.deliveries += 1
-        if !observers[index].cleanups.isEmpty {
-            let cleanups = observers[index].cleanups
-            observers[index].cleanups = []
+        if !observer.cleanups.isEmpty {
+            let cleanups = observer.cleanups
+            observer.cleanups = []
             for cleanup in cleanups { cleanup() }
         }
-        guard observers[index].isActive else { return }
+        guard observer.isActive else { return }
         let cleanupsBefore = graph.cleanups.count
         graph.observerDepth += 1
         deliveryDepth += 1
         if let failure {
-            let onError = observers[index].onError
-            onError?(failure)
-        } else if let sink = observers[index].sink {
-            // The sink copies the value out of the slot before the observer runs, so a write
-            // the observer makes does not change the value it holds.
-            sink(UnsafeRawPointer(slot))
+            observer.receive(failure)
+        } else {
+            // The observer copies the value out of the slot before its sink runs, so a write
+            // the sink makes does not change the value it holds.
+            observer.receive(UnsafeRawPointer(slot))
         }
         deliveryDepth -= 1
         graph.observerDepth -= 1
         if graph.cleanups.count > cleanupsBefore {
             let cleanups = Array(graph.cleanups[cleanupsBefore...])
             graph.cleanups.removeSubrange(cleanupsBefore...)
-            if observers[index].isActive {
-                observers[index].cleanups += cleanups
+            if observer.isActive {
+                observer.cleanups += cleanups
             } else {
                 // Disconnected while it ran: its cleanups run at once.
                 for cleanup in cleanups { cleanup() }
             }
         }
-        compactObservers()
     }
 }
 
@@ -334,23 +331,18 @@ extension I: Subscribable {
     }
 }
 
-/// An observer of a node: a sink that takes the node's value by address, so that the list of
-/// observers has one non-generic type whatever the value's type.
-struct RawObserver {
-    var key: Int
-    var sink: ((UnsafeRawPointer) -> Void)?
-    var onError: ((any Error) -> Void)?
-    /// The node's version this observer last received.
-    var seen = -1
-    /// What to run before the observer runs again, or when it is disconnected.
-    var cleanups: [() -> Void] = []
-    var isActive = true
+/// Memory for one value. `malloc` where its alignment suffices (nearly always): the
+/// runtime's default-aligned allocation, which `UnsafeMutablePointer.allocate` uses, costs
+/// twice as much on Linux, and every node has a slot.
+func allocateSlot<Value>(of type: Value.Type) -> UnsafeMutablePointer<Value> {
+    guard MemoryLayout<Value>.alignment <= 16 else { return .allocate(capacity: 1) }
+    guard let memory = malloc(Swift.max(1, MemoryLayout<Value>.size)) else { fatalError("Incremental: out of memory") }
+    return memory.bindMemory(to: Value.self, capacity: 1)
+}
 
-    init(key: Int, sink: ((UnsafeRawPointer) -> Void)?, onError: ((any Error) -> Void)?) {
-        self.key = key
-        self.sink = sink
-        self.onError = onError
-    }
+/// Frees a slot made by ``allocateSlot(of:)``.
+func deallocateSlot<Value>(_ slot: UnsafeMutablePointer<Value>) {
+    if MemoryLayout<Value>.alignment <= 16 { free(slot) } else { slot.deallocate() }
 }
 
 /// The error that an invalidated node holds: it was made inside a `flatMap` whose

@@ -28,26 +28,29 @@
 /// Disconnecting runs the connection's own action first and then the cleanup work added
 /// with ``onDisconnect(_:)`` in the order it was added. Work added after the connection
 /// has disconnected runs at once.
-public final class Connection: Sendable {
-    private enum Action: Sendable {
+public final class Connection: @unchecked Sendable {
+    private enum Action {
         case sendable(@Sendable () -> Void)
         case isolated(IsolatedClosure)
+        case source(any ConnectionSource, token: Int)
 
         func run() {
             switch self {
             case .sendable(let body): body()
             case .isolated(let body): body()
+            case .source(let source, let token): source.disconnect(token: token)
             }
         }
     }
 
-    private struct State: Sendable {
-        var isConnected = true
-        var primary: Action?
-        var cleanups: [Action] = []
-    }
-
-    private let state: LockedState<State>
+    // Unchecked Sendable: these three are read and written only while holding
+    // `StripedLock.mutex(for: self)` (or in `deinit`, when no other reference exists), and
+    // the actions are taken out exactly once. The lock is shared with other connections, so
+    // a connection costs one allocation; its critical sections never call out. An isolated
+    // action runs in its creating domain, under the contract of `init(isolated:)`.
+    @exclusivity(unchecked) private var connected = true
+    @exclusivity(unchecked) private var primary: Action?
+    @exclusivity(unchecked) private var cleanups: [Action] = []
 
     /// Creates a connection that runs `disconnect` once, when it disconnects.
     ///
@@ -57,7 +60,7 @@ public final class Connection: Sendable {
     ///
     /// - Parameter disconnect: The work that cuts the link. It may run on any thread.
     public init(_ disconnect: @escaping @Sendable () -> Void) {
-        state = LockedState(State(primary: .sendable(disconnect)))
+        primary = .sendable(disconnect)
     }
 
     /// Creates a connection whose disconnect work belongs to one isolation domain.
@@ -71,21 +74,31 @@ public final class Connection: Sendable {
     /// - Parameter disconnect: The work that cuts the link, run in the creating domain.
     @_disfavoredOverload
     public init(isolated disconnect: @escaping () -> Void) {
-        state = LockedState(State(primary: .isolated(IsolatedClosure(disconnect))))
+        primary = .isolated(IsolatedClosure(disconnect))
+    }
+
+    /// Creates a connection that, when it disconnects, calls `source.disconnect(token:)`
+    /// with `token`: the form of ``init(isolated:)`` that allocates no closure, for sources
+    /// that make many connections. The connection holds `source` strongly until then; the
+    /// rule of ``init(isolated:)`` on isolation domains applies.
+    package init(source: any ConnectionSource, token: Int) {
+        primary = .source(source, token: token)
     }
 
     /// Creates a connection with nothing to cut yet; attach work with ``onDisconnect(_:)``.
-    public init() {
-        state = LockedState(State())
-    }
+    public init() {}
 
     deinit {
-        disconnect()
+        // The last reference is gone: nothing else can touch the state, so no lock.
+        guard connected else { return }
+        connected = false
+        primary?.run()
+        for cleanup in cleanups { cleanup.run() }
     }
 
     /// Whether the connection is still active.
     public var isConnected: Bool {
-        state.withLock { $0.isConnected }
+        StripedLock.withLock(for: self) { connected }
     }
 
     /// Cuts the link and releases everything the connection held.
@@ -94,11 +107,11 @@ public final class Connection: Sendable {
     /// disconnect its own connection while a value is being delivered to it; the delivery
     /// in progress finishes, and the sink receives nothing more.
     public func disconnect() {
-        let (primary, cleanups) = state.withLock { state -> (Action?, [Action]) in
-            guard state.isConnected else { return (nil, []) }
-            state.isConnected = false
-            defer { (state.primary, state.cleanups) = (nil, []) }
-            return (state.primary, state.cleanups)
+        let (primary, cleanups) = StripedLock.withLock(for: self) { () -> (Action?, [Action]) in
+            guard connected else { return (nil, []) }
+            connected = false
+            defer { (self.primary, self.cleanups) = (nil, []) }
+            return (self.primary, self.cleanups)
         }
         primary?.run()
         for cleanup in cleanups { cleanup.run() }
@@ -122,9 +135,9 @@ public final class Connection: Sendable {
     }
 
     private func add(_ action: Action) {
-        let added = state.withLock { state in
-            guard state.isConnected else { return false }
-            state.cleanups.append(action)
+        let added = StripedLock.withLock(for: self) { () -> Bool in
+            guard connected else { return false }
+            cleanups.append(action)
             return true
         }
         if !added { action.run() }
@@ -151,4 +164,12 @@ extension Connection: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
+}
+
+/// An object that makes connections with ``Connection/init(source:token:)``: one that
+/// tells its links apart by a token rather than by a closure per link.
+package protocol ConnectionSource: AnyObject {
+    /// Cuts the link that the connection made with `token` stands for. Called once per
+    /// connection, in the isolation domain that made it.
+    func disconnect(token: Int)
 }
