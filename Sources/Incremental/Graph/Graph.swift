@@ -16,8 +16,8 @@
 /// A graph and its nodes live in one isolation domain; see <doc:Semantics> for the rules
 /// of propagation, demand, cutoff, errors and reentrancy.
 public final class Graph {
-    /// How many nodes of this graph exist (referenced by anything).
     // Unchecked: counted on every node's creation and release; see the engine's state below.
+    /// How many nodes of this graph exist (referenced by anything).
     @exclusivity(unchecked) public internal(set) var nodeCount = 0
 
     /// Counts of the work the graph has done, for tests and benchmarks.
