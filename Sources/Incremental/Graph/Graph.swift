@@ -211,18 +211,20 @@ public final class Graph {
         }
         if input.observerCount > 0 { enqueue(input) }
         guard !input.subs.isEmpty else { return }
-        if deferredPush == nil, pushOrder.isEmpty, fusedIndex < 0, let plan = currentPlan(of: input), !plan.hasDynamic {
+        // Asked once per write: the plan is built at the second write with the same links.
+        let plan = currentPlan(of: input)
+        if let plan, deferredPush == nil, pushOrder.isEmpty, fusedIndex < 0, !plan.hasDynamic {
             deferredPush = Unmanaged.passUnretained(plan)
             return
         }
         flushDeferredPush()
-        push(from: input)
+        push(from: input, plan: plan)
     }
 
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
-    /// the observed ones.
-    private func push(from start: IncrementalNode) {
-        if let plan = currentPlan(of: start) {
+    /// the observed ones: in the order of `plan`, the input's current plan, if it has one.
+    private func push(from start: IncrementalNode, plan: PushPlan?) {
+        if let plan {
             for reader in plan.order { markPending(reader, recordingOrder: true) }
             return
         }
