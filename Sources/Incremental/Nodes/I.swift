@@ -41,7 +41,7 @@ public class I<Value>: IncrementalNode {
     // themselves, so adding one allocates nothing more and removing one is O(1).
     // Unchecked exclusivity as above.
     @exclusivity(unchecked) final var firstObserver: NodeObserver?
-    @exclusivity(unchecked) final var lastObserver: NodeObserver?
+    @exclusivity(unchecked) final unowned(unsafe) var lastObserver: NodeObserver?
     /// How many deliveries to this node's observers are under way (nested when an observer
     /// writes outside a propagation): a removed observer keeps its place in the chain until
     /// they end, so that a delivery loop can step past it.
@@ -260,7 +260,6 @@ public class I<Value>: IncrementalNode {
         let cleanups = observer.cleanups
         observer.cleanups = []
         observer.isActive = false
-        observer.dropSink()
         // Unlinked at once; it keeps its `next` while a delivery loop may stand on it.
         let previous = observer.previous
         let next = observer.next
@@ -274,14 +273,15 @@ public class I<Value>: IncrementalNode {
     }
 
     override final func notifyObservers() {
-        guard hasComputed, let last = lastObserver else { return }
+        guard hasComputed, let lastObserver else { return }
+        let last = ObjectIdentifier(lastObserver)
         deliveryDepth += 1
         // The observers present now, in order; one added meanwhile received the value when
         // it was added. A removed one is skipped, and its `next` still leads on.
         var current = firstObserver
         while let observer = current {
             if observer.isActive && observer.seen != version { deliver(to: observer) }
-            if observer === last { break }
+            if ObjectIdentifier(observer) == last { break }
             current = observer.next
         }
         deliveryDepth -= 1

@@ -7,6 +7,9 @@ import ReactiveCore
 /// connection calls it directly (``Connection/init(source:token:)``): observing allocates
 /// the observer and the connection, nothing else. The sink takes the node's value by
 /// address, so the node's generic code delivers without knowing the sink's kind.
+///
+/// The sink is a constant, so calling it counts no reference. It goes with the observer,
+/// which its connection lets go of when it disconnects and its node unlinks at once.
 class NodeObserver: ConnectionSource {
     // Unchecked exclusivity: an observer lives in its graph's isolation domain, and no access
     // to these is held across a call that could reach them again (as for the engine's
@@ -35,9 +38,6 @@ class NodeObserver: ConnectionSource {
     /// Runs the sink with the error the node holds.
     func receive(_ error: any Error) {}
 
-    /// Lets go of the sink (and what it captured).
-    func dropSink() {}
-
     package final func disconnect(token: Int) {
         node?.remove(self)
     }
@@ -45,7 +45,7 @@ class NodeObserver: ConnectionSource {
 
 /// An observer of values: `observe(_:)`.
 final class ValueObserver<Value>: NodeObserver {
-    @exclusivity(unchecked) private var sink: ((Value) -> Void)?
+    private let sink: (Value) -> Void
 
     init(node: I<Value>, sink: @escaping (Value) -> Void) {
         self.sink = sink
@@ -54,17 +54,13 @@ final class ValueObserver<Value>: NodeObserver {
 
     override func receive(_ address: UnsafeRawPointer) {
         let value = address.assumingMemoryBound(to: Value.self).pointee
-        sink?(value)
-    }
-
-    override func dropSink() {
-        sink = nil
+        sink(value)
     }
 }
 
 /// An observer of values and errors: `observeResult(_:)`.
 final class ResultObserver<Value>: NodeObserver {
-    @exclusivity(unchecked) private var sink: ((Result<Value, any Error>) -> Void)?
+    private let sink: (Result<Value, any Error>) -> Void
 
     init(node: I<Value>, sink: @escaping (Result<Value, any Error>) -> Void) {
         self.sink = sink
@@ -73,14 +69,10 @@ final class ResultObserver<Value>: NodeObserver {
 
     override func receive(_ address: UnsafeRawPointer) {
         let value = address.assumingMemoryBound(to: Value.self).pointee
-        sink?(.success(value))
+        sink(.success(value))
     }
 
     override func receive(_ error: any Error) {
-        sink?(.failure(error))
-    }
-
-    override func dropSink() {
-        sink = nil
+        sink(.failure(error))
     }
 }

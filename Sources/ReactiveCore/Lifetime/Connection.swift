@@ -107,11 +107,14 @@ public final class Connection: @unchecked Sendable {
     /// disconnect its own connection while a value is being delivered to it; the delivery
     /// in progress finishes, and the sink receives nothing more.
     public func disconnect() {
-        let (primary, cleanups) = StripedLock.withLock(for: self) { () -> (Action?, [Action]) in
-            guard connected else { return (nil, []) }
+        // Moved out under the lock, not copied: no reference is counted twice.
+        var primary: Action?
+        var cleanups: [Action] = []
+        StripedLock.withLock(for: self) {
+            guard connected else { return }
             connected = false
-            defer { (self.primary, self.cleanups) = (nil, []) }
-            return (self.primary, self.cleanups)
+            swap(&primary, &self.primary)
+            swap(&cleanups, &self.cleanups)
         }
         primary?.run()
         for cleanup in cleanups { cleanup.run() }
