@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A node of an incremental graph, whatever the type of its value.
 ///
 /// ``I`` is the typed node you work with; `IncrementalNode` carries what the graph needs to
@@ -45,10 +53,17 @@ public class IncrementalNode {
     /// A name shown by ``Graph/dot(_:)``, for debugging.
     public var debugName: String?
 
-    init(graph: Graph, flags: UInt32, valueAddress: UnsafeMutableRawPointer) {
+    /// The node's one allocation besides the object: its first edges and readers, and its
+    /// value unless the value needs more alignment than `malloc` gives (see ``NodeBlock``).
+    final let block: UnsafeMutableRawPointer
+
+    init(graph: Graph, flags: UInt32, block: NodeBlock) {
         self.graph = graph
         self.flags = flags
-        self.valueAddress = valueAddress
+        self.block = block.memory
+        self.valueAddress = block.value
+        edges = RawList(borrowing: block.memory + block.edgesOffset, capacity: block.edgeCapacity)
+        subs = RawList(borrowing: block.memory + block.subsOffset, capacity: NodeBlock.subCapacity)
         graph.nodeCount += 1
         if let scope = graph.currentScope { scope.adopt(self) }
     }
@@ -58,6 +73,7 @@ public class IncrementalNode {
         if !edges.isEmpty { graph.releaseLater(edges) }
         edges.deallocate()
         subs.deallocate()
+        free(block)
     }
 
     /// Whether an observer, directly or through the nodes that read this one, needs it.
@@ -137,6 +153,37 @@ public class IncrementalNode {
 // reads a node through `_withUnsafeGuaranteedRef`: a reference loaded from an `unowned(unsafe)`
 // or `Unmanaged` value into a plain one is retained and released around its uses, which cost
 // most of a recomputation.
+
+/// The layout of a node's block: one `malloc` for the value (when `malloc`'s 16-byte
+/// alignment suffices for it), room for the edges a node of its kind makes when it is
+/// created, and room for its first two readers. Building a node then costs the object and
+/// this block, not four allocations, and its bookkeeping sits together in memory. Lists that
+/// outgrow their room move to memory of their own.
+struct NodeBlock {
+    /// How many readers the block has room for.
+    static let subCapacity = 2
+
+    let memory: UnsafeMutableRawPointer
+    /// Where the value goes: in the block, or in a separate aligned allocation.
+    let value: UnsafeMutableRawPointer
+    let valueIsInline: Bool
+    let edgeCapacity: Int
+    let edgesOffset: Int
+    let subsOffset: Int
+
+    /// A block for a value of `type` and `edgeCapacity` edges.
+    init<Value>(for type: Value.Type, edgeCapacity: Int) {
+        valueIsInline = MemoryLayout<Value>.alignment <= 16
+        let valueBytes = valueIsInline ? (MemoryLayout<Value>.size + 15) & ~15 : 0
+        self.edgeCapacity = edgeCapacity
+        edgesOffset = valueBytes
+        subsOffset = edgesOffset + edgeCapacity * MemoryLayout<Edge>.stride
+        let size = subsOffset + Self.subCapacity * MemoryLayout<Sub>.stride
+        guard let memory = malloc(size) else { fatalError("Incremental: out of memory") }
+        self.memory = memory
+        value = valueIsInline ? memory : UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
+    }
+}
 
 /// An edge from a node to a node it reads.
 struct Edge {

@@ -20,9 +20,19 @@
 struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
     private var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
+    /// Negative for memory the list borrows (see ``init(borrowing:capacity:)``): it holds
+    /// `-capacity` elements, and the list neither reallocates nor frees it.
     private var capacity = 0
 
     init() {}
+
+    /// A list that starts in `capacity` elements of memory its owner frees (a node's block,
+    /// see ``NodeBlock``); it moves to memory of its own if it outgrows them.
+    init(borrowing memory: UnsafeMutableRawPointer, capacity: Int) {
+        guard capacity > 0 else { return }
+        base = memory.bindMemory(to: Element.self, capacity: capacity)
+        self.capacity = -capacity
+    }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
@@ -33,7 +43,7 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
     }
 
     mutating func append(_ element: Element) {
-        if count == capacity { grow() }
+        if count == abs(capacity) { grow() }
         (base.unsafelyUnwrapped + count).initialize(to: element)
         count += 1
     }
@@ -65,7 +75,7 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// Frees the memory; the list is empty afterwards.
     mutating func deallocate() {
-        free(base)
+        if capacity > 0 { free(base) }
         base = nil
         count = 0
         capacity = 0
@@ -73,11 +83,14 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
 
     private mutating func grow() {
         precondition(MemoryLayout<Element>.alignment <= 16, "RawList: elements aligned beyond malloc's 16 bytes")
-        let newCapacity = Swift.max(2, capacity * 2)
-        guard let memory = realloc(base, newCapacity * MemoryLayout<Element>.stride) else {
+        let newCapacity = Swift.max(2, abs(capacity) * 2)
+        let borrowed = capacity < 0
+        guard let memory = realloc(borrowed ? nil : base, newCapacity * MemoryLayout<Element>.stride) else {
             fatalError("Incremental: out of memory")
         }
-        base = memory.bindMemory(to: Element.self, capacity: newCapacity)
+        let newBase = memory.bindMemory(to: Element.self, capacity: newCapacity)
+        if borrowed, let base { newBase.update(from: base, count: count) }
+        base = newBase
         capacity = newCapacity
     }
 }

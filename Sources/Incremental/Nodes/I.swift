@@ -49,9 +49,13 @@ public class I<Value>: IncrementalNode {
 
     /// `cutoff` nil: the node compares with its type's own `==` in specialized code only
     /// (see ``useEquatableCutoff()``).
-    init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default) {
-        slot = allocateSlot(of: Value.self)
-        super.init(graph: graph, flags: flags, valueAddress: UnsafeMutableRawPointer(slot))
+    ///
+    /// `edgeCapacity`: how many edges the node makes when it is created (its block has room
+    /// for them).
+    init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default, edgeCapacity: Int = 0) {
+        let block = NodeBlock(for: Value.self, edgeCapacity: edgeCapacity)
+        slot = block.value.bindMemory(to: Value.self, capacity: 1)
+        super.init(graph: graph, flags: flags, block: block)
         if let cutoff {
             setCutoff(cutoff)
         } else {
@@ -61,7 +65,8 @@ public class I<Value>: IncrementalNode {
 
     deinit {
         if hasValue { slot.deinitialize(count: 1) }
-        deallocateSlot(slot)
+        // The block itself is freed by `IncrementalNode`, after the edges in it.
+        if UnsafeMutableRawPointer(slot) != block { slot.deallocate() }
     }
 
     /// The stored value; only while ``hasValue``. Setting it stores a first value too.

@@ -15,7 +15,7 @@
 public class Input<Value>: I<Value> {
     /// The value the readers saw before the writes of this propagation, while
     /// `Flags.hasBase` is set, and its version.
-    @usableFromInline let base = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    @usableFromInline let base = allocateSlot(of: Value.self)
     // Unchecked exclusivity, as for the graph's bookkeeping: written on every first write of
     // a propagation, never held across a call that could reach it again.
     @exclusivity(unchecked) @usableFromInline var baseVersion = 0
@@ -28,7 +28,7 @@ public class Input<Value>: I<Value> {
 
     deinit {
         if flags & Flags.hasBase != 0 { base.deinitialize(count: 1) }
-        base.deallocate()
+        deallocateSlot(base)
     }
 
     /// The input as a derived-value handle, as in Chris Eidhof's Incremental.

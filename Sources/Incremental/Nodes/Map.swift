@@ -141,7 +141,7 @@ final class MapNode<Value>: I<Value> {
     @usableFromInline
     init(_ input: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         self.kernel = kernel
-        super.init(graph: input.graph, cutoff: equatable ? nil : .default)
+        super.init(graph: input.graph, cutoff: equatable ? nil : .default, edgeCapacity: 1)
         appendEdge(to: input)
     }
 
@@ -165,7 +165,7 @@ final class Map2Node<Value>: I<Value> {
     init(_ a: IncrementalNode, _ b: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
         self.kernel = kernel
-        super.init(graph: a.graph, cutoff: equatable ? nil : .default)
+        super.init(graph: a.graph, cutoff: equatable ? nil : .default, edgeCapacity: 2)
         appendEdge(to: a)
         appendEdge(to: b)
     }
@@ -198,7 +198,7 @@ final class Map3Node<Value>: I<Value> {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
         self.kernel = kernel
-        super.init(graph: a.graph, cutoff: equatable ? nil : .default)
+        super.init(graph: a.graph, cutoff: equatable ? nil : .default, edgeCapacity: 3)
         appendEdge(to: a)
         appendEdge(to: b)
         appendEdge(to: c)
@@ -245,7 +245,7 @@ final class MapNNode<Element, Value>: I<Value> {
         let graph = nodes[0].graph
         precondition(nodes.allSatisfy { $0.graph === graph }, "Incremental: mapN of values from different graphs")
         self.transform = transform
-        super.init(graph: graph)
+        super.init(graph: graph, edgeCapacity: nodes.count)
         values.reserveCapacity(nodes.count)
         for node in nodes { appendEdge(to: node) }
     }
