@@ -216,7 +216,10 @@ public class I<Value>: IncrementalNode {
     /// ``observeResult(_:)`` to receive errors too.
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
+    @inlinable
     public func observe(_ sink: @escaping (Value) -> Void) -> Connection {
+        // Inlinable: the observer's class is then made for the concrete value type where
+        // `observe` is called, rather than looked up at run time on every call.
         addObserver(ValueObserver(node: self, sink: sink))
     }
 
@@ -234,11 +237,13 @@ public class I<Value>: IncrementalNode {
     /// ```
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
+    @inlinable
     public func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
         addObserver(ResultObserver(node: self, sink: sink))
     }
 
-    private func addObserver(_ observer: NodeObserver) -> Connection {
+    @usableFromInline
+    final func addObserver(_ observer: NodeObserver) -> Connection {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")

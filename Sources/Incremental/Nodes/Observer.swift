@@ -10,6 +10,7 @@ import ReactiveCore
 ///
 /// The sink is a constant, so calling it counts no reference. It goes with the observer,
 /// which its connection lets go of when it disconnects and its node unlinks at once.
+@usableFromInline
 class NodeObserver: ConnectionSource {
     // Unchecked exclusivity: an observer lives in its graph's isolation domain, and no access
     // to these is held across a call that could reach them again (as for the engine's
@@ -44,9 +45,11 @@ class NodeObserver: ConnectionSource {
 }
 
 /// An observer of values: `observe(_:)`.
+@usableFromInline
 final class ValueObserver<Value>: NodeObserver {
     private let sink: (Value) -> Void
 
+    @usableFromInline
     init(node: I<Value>, sink: @escaping (Value) -> Void) {
         self.sink = sink
         super.init(node: node)
@@ -59,9 +62,11 @@ final class ValueObserver<Value>: NodeObserver {
 }
 
 /// An observer of values and errors: `observeResult(_:)`.
+@usableFromInline
 final class ResultObserver<Value>: NodeObserver {
     private let sink: (Result<Value, any Error>) -> Void
 
+    @usableFromInline
     init(node: I<Value>, sink: @escaping (Result<Value, any Error>) -> Void) {
         self.sink = sink
         super.init(node: node)
