@@ -283,12 +283,18 @@ public class I<Value>: IncrementalNode {
     }
 
     override final func notifyObservers() {
-        guard hasComputed, let lastObserver else { return }
+        guard hasComputed, let first = firstObserver else { return }
+        // One observer (the usual case): no walk, and one reference counted.
+        if first.next == nil {
+            if first.isActive && first.seen != version { deliver(to: first) }
+            return
+        }
+        guard let lastObserver else { return }
         let last = ObjectIdentifier(lastObserver)
         deliveryDepth += 1
         // The observers present now, in order; one added meanwhile received the value when
         // it was added. A removed one is skipped, and its `next` still leads on.
-        var current = firstObserver
+        var current: NodeObserver? = first
         while let observer = current {
             if observer.isActive && observer.seen != version { deliver(to: observer) }
             if ObjectIdentifier(observer) == last { break }
