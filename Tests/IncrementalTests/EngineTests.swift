@@ -1,4 +1,5 @@
 import Incremental
+import TestSupport
 import Testing
 
 /// The second-generation engine: each case here failed on the first one.
@@ -176,6 +177,84 @@ struct EngineTests {
         _ = (first, lateConnection)
     }
 
+    @Test(
+        "one node's observers against a plain list: order, removal of any of them during a delivery, additions, release",
+        arguments: 0..<40)
+    func observerListModel(seed: UInt64) {
+        enum Action {
+            case remove(Int)
+            case add
+        }
+        var random = SeededGenerator(seed: seed)
+        let graph = Graph()
+        let input = graph.input(0)
+        let node = input.map { $0 + 1 }
+        var connections: [Int: Connection] = [:]
+        var nextID = 0
+        var log: [String] = []
+        var plan: [Int: Action] = [:]
+        weak var firstSink: Token?
+
+        // The system under test: what an observer does when it receives a value.
+        func observe() {
+            let id = nextID
+            nextID += 1
+            let token = Token()
+            if id == 0 { firstSink = token }
+            connections[id] = node.observe { value in
+                withExtendedLifetime(token) { log.append("\(id):\(value)") }
+                switch plan[id] {
+                case .remove(let victim): connections[victim]?.disconnect()
+                case .add: observe()
+                case nil: break
+                }
+            }
+        }
+
+        // The reference: a plain list of ids in the order added, and what a delivery does to it.
+        var listed: [Int] = []
+        var referenceNextID = 0
+        func referenceAdd(_ value: Int, into expected: inout [String]) {
+            listed.append(referenceNextID)
+            expected.append("\(referenceNextID):\(value)")  // its first value, at once
+            referenceNextID += 1
+        }
+
+        var expected: [String] = []
+        for _ in 0..<4 {
+            referenceAdd(1, into: &expected)
+            observe()
+        }
+        #expect(log == expected, "seed \(seed)")
+        for round in 1...15 {
+            plan = [:]
+            for id in listed where Int.random(in: 0..<3, using: &random) == 0 {
+                plan[id] = Bool.random(using: &random) ? .add : .remove(listed.randomElement(using: &random)!)
+            }
+            // The observers present when the delivery starts, in order, each unless removed
+            // before its turn; one added meanwhile got the value when it was added.
+            let value = round + 1
+            expected = []
+            for id in listed where listed.contains(id) {
+                expected.append("\(id):\(value)")
+                switch plan[id] {
+                case .remove(let victim): listed.removeAll { $0 == victim }
+                case .add: referenceAdd(value, into: &expected)
+                case nil: break
+                }
+            }
+            log = []
+            input.write(round)
+            #expect(log == expected, "seed \(seed), round \(round)")
+            #expect(Set(connections.filter { $0.value.isConnected }.keys) == Set(listed), "seed \(seed)")
+        }
+        plan = [:]
+        for connection in connections.values { connection.disconnect() }
+        #expect(!node.isNecessary)
+        #expect(firstSink == nil, "seed \(seed): a disconnected observer's sink is released")
+        _ = connections
+    }
+
     @Test("ArrayInput edits from an observer apply at once: count follows them")
     func arrayEditsFromObserver() {
         let graph = Graph()
@@ -272,3 +351,6 @@ final class Counter {
         }
     }
 }
+
+/// An object whose release a test watches.
+private final class Token {}

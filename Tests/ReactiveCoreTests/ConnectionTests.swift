@@ -134,6 +134,65 @@ struct ConnectionTests {
         #expect(received.value == afterwards)
     }
 
+    @Test("a connection made with a source and a token calls the source once with its token, then lets go of it")
+    func sourceAndToken() {
+        weak var weakSource: TokenRecorder?
+        var first: Connection?
+        var second: Connection?
+        let recorder: TokenRecorder
+        do {
+            let source = TokenRecorder()
+            weakSource = source
+            recorder = source
+            first = Connection(source: source, token: 1)
+            second = Connection(source: source, token: 2)
+        }
+        second?.disconnect()
+        second?.disconnect()
+        #expect(recorder.tokens == [2])
+        #expect(second?.isConnected == false)
+        first = nil
+        #expect(recorder.tokens == [2, 1], "releasing the last reference disconnects")
+        second = nil
+        _ = (first, second)
+        #expect(weakSource === recorder, "the test still holds the source")
+    }
+
+    @Test("a disconnected source-and-token connection no longer holds its source")
+    func sourceReleasedOnDisconnect() {
+        weak var weakSource: TokenRecorder?
+        let connection: Connection
+        do {
+            let source = TokenRecorder()
+            weakSource = source
+            connection = Connection(source: source, token: 7)
+        }
+        #expect(weakSource != nil, "an active connection keeps its source alive")
+        connection.disconnect()
+        #expect(weakSource == nil)
+    }
+
+    @Test("connections that share a striped lock disconnect and take cleanups from many threads exactly once")
+    func stripedLockUnderContention() {
+        // Far more connections than stripes, so that many share a mutex.
+        let recorder = TokenRecorder()
+        let connections = (0..<1_000).map { Connection(source: recorder, token: $0) }
+        let cleanups = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for (index, connection) in connections.enumerated() where index % 4 == lane || index % 3 == 0 {
+                connection.onDisconnect { cleanups.increment() }
+                connection.disconnect()
+                #expect(!connection.isConnected)
+            }
+        }
+        for connection in connections { connection.disconnect() }
+        #expect(recorder.tokens.sorted() == Array(0..<1_000))
+        // Every third connection is taken by all four lanes, each adding a cleanup; the others
+        // by one lane. Each cleanup runs once: at the disconnect, or at once if added after it.
+        let expectedCleanups = (0..<1_000).reduce(0) { sum, index in sum + (index % 3 == 0 ? 4 : 1) }
+        #expect(cleanups.value == expectedCleanups)
+    }
+
     @Test("connections are equal only to themselves")
     func identity() {
         let first = Connection()
@@ -141,5 +200,16 @@ struct ConnectionTests {
         #expect(first == first)
         #expect(first != second)
         #expect(Set([first, first, second]).count == 2)
+    }
+}
+
+/// A connection source that records the tokens it is asked to disconnect, from any thread.
+final class TokenRecorder: ConnectionSource, Sendable {
+    private let state = LockedState<[Int]>([])
+
+    var tokens: [Int] { state.withLock { $0 } }
+
+    func disconnect(token: Int) {
+        state.withLock { $0.append(token) }
     }
 }
