@@ -255,6 +255,31 @@ struct EngineTests {
         _ = connections
     }
 
+    @Test("values whose size is less than their stride are stored, kept as the base of a batch and reverted")
+    func valuesWithPadding() {
+        // Optional<Int> is 9 bytes in a 16-byte stride: a slot sized by `size` overflows when
+        // a move copies a whole stride (AddressSanitizer, in CI, reports it).
+        let graph = Graph()
+        let input = graph.input(Int?.some(1))
+        let flag = graph.input(true)
+        let both = map2(input, flag) { value, flag in flag ? value : nil }
+        var seen: [Int?] = []
+        let connection = both.observe { seen.append($0) }
+        graph.batch {
+            input.write(2)
+            input.write(nil)
+            flag.write(false)
+            flag.write(true)
+        }
+        graph.batch {
+            input.write(5)
+            input.write(nil)
+        }
+        input.write(3)
+        #expect(seen == [1, nil, 3])
+        _ = connection
+    }
+
     @Test("ArrayInput edits from an observer apply at once: count follows them")
     func arrayEditsFromObserver() {
         let graph = Graph()

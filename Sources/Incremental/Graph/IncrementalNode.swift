@@ -174,7 +174,7 @@ struct NodeBlock {
     /// A block for a value of `type` and `edgeCapacity` edges.
     init<Value>(for type: Value.Type, edgeCapacity: Int) {
         valueIsInline = MemoryLayout<Value>.alignment <= 16
-        let valueBytes = valueIsInline ? (MemoryLayout<Value>.size + 15) & ~15 : 0
+        let valueBytes = valueIsInline ? (MemoryLayout<Value>.stride + 15) & ~15 : 0
         self.edgeCapacity = edgeCapacity
         edgesOffset = valueBytes
         subsOffset = edgesOffset + edgeCapacity * MemoryLayout<Edge>.stride
