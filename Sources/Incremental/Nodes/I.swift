@@ -352,7 +352,9 @@ extension I: Subscribable {
 /// twice as much on Linux, and every node has a slot.
 func allocateSlot<Value>(of type: Value.Type) -> UnsafeMutablePointer<Value> {
     guard MemoryLayout<Value>.alignment <= 16 else { return .allocate(capacity: 1) }
-    guard let memory = malloc(Swift.max(1, MemoryLayout<Value>.stride)) else { fatalError("Incremental: out of memory") }
+    guard let memory = malloc(Swift.max(1, MemoryLayout<Value>.stride)) else {
+        fatalError("Incremental: out of memory")
+    }
     return memory.bindMemory(to: Value.self, capacity: 1)
 }
 
