@@ -347,9 +347,9 @@ extension I: Subscribable {
     }
 }
 
-/// Memory for one value. `malloc` where its alignment suffices (nearly always): the
-/// runtime's default-aligned allocation, which `UnsafeMutablePointer.allocate` uses, costs
-/// twice as much on Linux, and every node has a slot.
+/// Memory for one value (an input's base; a node's own value lives in its ``NodeBlock``).
+/// `malloc` where its alignment suffices (nearly always): the runtime's default-aligned
+/// allocation, which `UnsafeMutablePointer.allocate` uses, costs twice as much on Linux.
 func allocateSlot<Value>(of type: Value.Type) -> UnsafeMutablePointer<Value> {
     guard MemoryLayout<Value>.alignment <= 16 else { return .allocate(capacity: 1) }
     guard let memory = malloc(Swift.max(1, MemoryLayout<Value>.stride)) else {
