@@ -181,8 +181,24 @@ struct NodeBlock {
         let size = subsOffset + Self.subCapacity * MemoryLayout<Sub>.stride
         guard let memory = malloc(size) else { fatalError("Incremental: out of memory") }
         self.memory = memory
-        value = valueIsInline ? memory : UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
+        value = valueIsInline ? memory : UnsafeMutableRawPointer(allocateSlot(of: Value.self))
     }
+}
+
+/// Memory for one value: an input's base, or a node's value too aligned for its ``NodeBlock``.
+/// `malloc` where its alignment suffices (nearly always): the runtime's default-aligned
+/// allocation, which `UnsafeMutablePointer.allocate` uses, costs twice as much on Linux.
+func allocateSlot<Value>(of type: Value.Type) -> UnsafeMutablePointer<Value> {
+    guard MemoryLayout<Value>.alignment <= 16 else { return .allocate(capacity: 1) }
+    guard let memory = malloc(Swift.max(1, MemoryLayout<Value>.stride)) else {
+        fatalError("Incremental: out of memory")
+    }
+    return memory.bindMemory(to: Value.self, capacity: 1)
+}
+
+/// Frees a slot made by ``allocateSlot(of:)``.
+func deallocateSlot<Value>(_ slot: UnsafeMutablePointer<Value>) {
+    if MemoryLayout<Value>.alignment <= 16 { free(slot) } else { slot.deallocate() }
 }
 
 /// An edge from a node to a node it reads.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A value in an incremental graph: an input, a constant, or a value derived from others.
 ///
 /// ```swift
@@ -66,7 +58,7 @@ public class I<Value>: IncrementalNode {
     deinit {
         if hasValue { slot.deinitialize(count: 1) }
         // The block itself is freed by `IncrementalNode`, after the edges in it.
-        if UnsafeMutableRawPointer(slot) != block { slot.deallocate() }
+        if UnsafeMutableRawPointer(slot) != block { deallocateSlot(slot) }
     }
 
     /// The stored value; only while ``hasValue``. Setting it stores a first value too.
@@ -345,22 +337,6 @@ extension I: Subscribable {
     public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
         observe(sink)
     }
-}
-
-/// Memory for one value (an input's base; a node's own value lives in its ``NodeBlock``).
-/// `malloc` where its alignment suffices (nearly always): the runtime's default-aligned
-/// allocation, which `UnsafeMutablePointer.allocate` uses, costs twice as much on Linux.
-func allocateSlot<Value>(of type: Value.Type) -> UnsafeMutablePointer<Value> {
-    guard MemoryLayout<Value>.alignment <= 16 else { return .allocate(capacity: 1) }
-    guard let memory = malloc(Swift.max(1, MemoryLayout<Value>.stride)) else {
-        fatalError("Incremental: out of memory")
-    }
-    return memory.bindMemory(to: Value.self, capacity: 1)
-}
-
-/// Frees a slot made by ``allocateSlot(of:)``.
-func deallocateSlot<Value>(_ slot: UnsafeMutablePointer<Value>) {
-    if MemoryLayout<Value>.alignment <= 16 { free(slot) } else { slot.deallocate() }
 }
 
 /// The error that an invalidated node holds: it was made inside a `flatMap` whose
