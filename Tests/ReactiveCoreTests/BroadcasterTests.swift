@@ -223,4 +223,26 @@ struct SerialQueueTests {
         submit(5)
         #expect(log.suffix(2) == ["begin 5", "end 5"])
     }
+
+    @Test("runIfIdle runs its body as the item in process when idle, and refuses while processing")
+    func runIfIdle() {
+        let queue = SerialQueue<Int>()
+        var log: [String] = []
+        func process(_ item: Int) {
+            log.append("item \(item)")
+            let ran = queue.runIfIdle({ log.append("never") }, then: process)
+            #expect(!ran)
+        }
+        let ran = queue.runIfIdle(
+            {
+                log.append("body")
+                #expect(queue.isProcessing)
+                queue.submit(1, process)
+                queue.submit(2, process)
+                log.append("body end")
+            }, then: process)
+        #expect(ran)
+        #expect(log == ["body", "body end", "item 1", "item 2"])
+        #expect(!queue.isProcessing)
+    }
 }

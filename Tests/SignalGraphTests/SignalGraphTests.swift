@@ -246,6 +246,32 @@ struct SignalGraphTests {
             of: result, contains: "SignalGraph: deregistering a sensor that is not registered on this emitter")
     }
 
+    @Test("a plain emitter (the relays' kind) checks the same mistakes as a storage")
+    func plainEmitterMistakes() async {
+        let died = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let sensor = SignalSensor<Int>()
+            do {
+                let emitter = SignalEmitter<Int>()
+                emitter.register(sensor)
+            }
+            _ = sensor
+        }
+        expectStandardError(of: died, contains: "SignalGraph: an emitter died with 1 sensor(s) still registered")
+        let twice = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let sensor = SignalSensor<Int>()
+            let first = SignalEmitter<Int>()
+            let second = SignalEmitter<Int>()
+            first.register(sensor)
+            second.register(sensor)
+        }
+        expectStandardError(of: twice, contains: "SignalGraph: a sensor was registered on a second emitter")
+        let unknown = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SignalEmitter<Int>().deregister(SignalSensor<Int>())
+        }
+        expectStandardError(
+            of: unknown, contains: "SignalGraph: deregistering a sensor that is not registered on this emitter")
+    }
+
     @Test("a sensor released while registered is a debug assertion")
     func sensorReleasedWhileRegistered() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

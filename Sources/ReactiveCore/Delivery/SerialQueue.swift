@@ -1,7 +1,7 @@
 /// Runs items one at a time, first in first out, in one isolation domain: an item submitted
 /// while another is being processed (by the processing itself, or by code it calls) waits
-/// until the current one is done. The "queue while delivering" loop that ``Broadcaster`` and
-/// Resin's action dispatch share.
+/// until the current one is done. The "queue while delivering" loop that ``Broadcaster``,
+/// SignalGraph's emitters and storages, and Resin's action dispatch share.
 ///
 /// ```swift
 /// let actions = SerialQueue<String>()
@@ -39,6 +39,21 @@ public final class SerialQueue<Element> {
         process(element)
         if head < items.count { drain(process) }
         setProcessing(false)
+    }
+
+    /// If no item is being processed, runs `body` as if it were one (items submitted
+    /// meanwhile wait), then processes those with `process`, in order, and returns `true`;
+    /// otherwise does nothing and returns `false`.
+    ///
+    /// For a caller whose item needs no queue entry when it can run at once.
+    @inlinable
+    public func runIfIdle(_ body: () -> Void, then process: (Element) -> Void) -> Bool {
+        if isProcessing { return false }
+        setProcessing(true)
+        body()
+        if head < items.count { drain(process) }
+        setProcessing(false)
+        return true
     }
 
     @usableFromInline

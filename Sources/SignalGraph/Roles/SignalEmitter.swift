@@ -1,10 +1,12 @@
+import ReactiveCore
+
 /// A multicasting emitter: any number of sensors register and receive what it sends, in the
 /// order they registered.
 ///
 /// Sensors are held weakly. Registration, deregistration and sending made while the emitter
-/// is delivering (from a sensor's handler) are queued and done after the delivery, in order,
-/// so a sensor never receives a signal inside another and every sensor sees the state change
-/// in the same order.
+/// is delivering (from a sensor's handler, or code it calls) are queued and done after the
+/// delivery, in order (ReactiveCore's `SerialQueue`), so a sensor never receives a signal
+/// inside another and every sensor receives the signals in the same order.
 public final class SignalEmitter<Signal>: Emitter {
     /// Emitters take no signals.
     public typealias IncomingSignal = Never
@@ -16,13 +18,14 @@ public final class SignalEmitter<Signal>: Emitter {
         let identity: ObjectIdentifier
     }
 
+    private enum Work {
+        case register(any Sensor<Signal>)
+        case deregister(any Sensor<Signal>)
+        case send(Signal)
+    }
+
     private var entries: [Entry] = []
-    private var pending: [() -> Void] = []
-    private var isDelivering = false
-    /// Sends a newly registered sensor what it is owed (a storage: an initiation).
-    var didRegister: ((any Sensor<Signal>) -> Void)?
-    /// Sends a leaving sensor what it is owed (a storage: a termination).
-    var willDeregister: ((any Sensor<Signal>) -> Void)?
+    private let work = SerialQueue<Work>()
 
     /// An emitter with no sensors.
     public init() {}
@@ -38,58 +41,49 @@ public final class SignalEmitter<Signal>: Emitter {
     /// The number of registered sensors.
     public var sensorCount: Int { entries.count { $0.sensor != nil } }
 
-    /// Registers `sensor`.
+    /// Registers `sensor`, now or after the delivery under way.
     ///
     /// - Precondition (debug builds): `sensor` is not registered on any emitter.
     public func register(_ sensor: any Sensor<Signal>) {
-        perform { [self] in
+        work.submit(.register(sensor)) { process($0) }
+    }
+
+    /// Deregisters `sensor`, now or after the delivery under way.
+    ///
+    /// - Precondition (debug builds): `sensor` is registered on this emitter.
+    public func deregister(_ sensor: any Sensor<Signal>) {
+        work.submit(.deregister(sensor)) { process($0) }
+    }
+
+    /// Sends `signal` to every registered sensor, now or after the delivery under way.
+    public func dispatch(_ signal: Signal) {
+        let sentAtOnce = work.runIfIdle({ send(signal) }, then: { process($0) })
+        if !sentAtOnce { work.submit(.send(signal)) { process($0) } }
+    }
+
+    private func send(_ signal: Signal) {
+        for entry in entries { entry.sensor?.sense(signal) }
+    }
+
+    private func process(_ item: Work) {
+        switch item {
+        case .register(let sensor):
             assert(
                 !sensor.registration.isRegistered,
                 "SignalGraph: a sensor was registered on a second emitter; a sensor observes one emitter at a time: deregister it first"
             )
             sensor.registration.emitter = self
             entries.append(Entry(sensor: sensor, identity: ObjectIdentifier(sensor)))
-            didRegister?(sensor)
-        }
-    }
-
-    /// Deregisters `sensor`.
-    ///
-    /// - Precondition (debug builds): `sensor` is registered on this emitter.
-    public func deregister(_ sensor: any Sensor<Signal>) {
-        perform { [self] in
+        case .deregister(let sensor):
             assert(
                 sensor.registration.emitter === self,
                 "SignalGraph: deregistering a sensor that is not registered on this emitter")
-            willDeregister?(sensor)
             let identity = ObjectIdentifier(sensor)
             entries.removeAll { $0.identity == identity }
             sensor.registration.emitter = nil
+        case .send(let signal):
+            send(signal)
         }
-    }
-
-    /// Sends `signal` to every registered sensor.
-    public func dispatch(_ signal: Signal) {
-        perform { [self] in
-            for entry in entries { entry.sensor?.sense(signal) }
-        }
-    }
-
-    /// Runs `work` now, or after the delivery under way, in order.
-    func perform(_ work: @escaping () -> Void) {
-        if isDelivering {
-            pending.append(work)
-            return
-        }
-        isDelivering = true
-        work()
-        var index = 0
-        while index < pending.count {
-            pending[index]()
-            index += 1
-        }
-        pending.removeAll()
-        isDelivering = false
     }
 }
 

@@ -3,66 +3,55 @@
 ///
 /// Use one of its subclasses (``ValueStorage``, ``EditableDictionaryStorage``, ...).
 public class StateStorage<Snapshot, Transition> {
-    let emitter = SignalEmitter<StateSignal<Snapshot, Transition>>()
     private(set) var storedState: Snapshot
     private let applyTransition: (Transition, inout Snapshot) -> Void
+    // Set once in init, after `self` exists (the channel reads the state through `self`).
+    private var channel: StateChannel<Snapshot, Transition>!
 
     init(state: Snapshot, apply: @escaping (Transition, inout Snapshot) -> Void) {
         storedState = state
         applyTransition = apply
-        emitter.didRegister = { [unowned self] sensor in sensor.sense(.initiation(storedState)) }
-        emitter.willDeregister = { [unowned self] sensor in sensor.sense(.termination(storedState)) }
+        channel = StateChannel { [unowned self] in storedState }
     }
 
-    /// The current state.
+    /// The current state: every change made so far, including those whose signals wait
+    /// behind a delivery under way.
     public var state: Snapshot { storedState }
 
     /// The number of registered sensors.
-    public var sensorCount: Int { emitter.sensorCount }
+    public var sensorCount: Int { channel.sensorCount }
 
-    /// Registers `sensor`, which receives an initiation with the current state.
+    /// Registers `sensor`, which receives an initiation with the state (after the delivery
+    /// under way, if any).
     public func register(_ sensor: any Sensor<StateSignal<Snapshot, Transition>>) {
-        emitter.register(sensor)
+        channel.register(sensor)
     }
 
-    /// Deregisters `sensor`, which receives a termination with the current state first.
+    /// Deregisters `sensor` (after the delivery under way, if any): it receives the changes
+    /// it has not seen, then a termination with the state.
     public func deregister(_ sensor: any Sensor<StateSignal<Snapshot, Transition>>) {
-        emitter.deregister(sensor)
+        channel.deregister(sensor)
     }
 
-    /// Applies `transition` and sends it, after any delivery under way.
+    /// Applies `transition` now and sends it, after any delivery under way.
     func commit(_ transition: Transition) {
-        emitter.perform { [self] in
-            applyTransition(transition, &storedState)
-            emitter.dispatch(.transition(transition))
-        }
+        applyTransition(transition, &storedState)
+        channel.publish(transition)
     }
 
-    /// Computes a transition from the current state and commits it, after any delivery
-    /// under way, so the computation sees the state every earlier signal produced.
-    func commit(computing translate: @escaping (Snapshot) -> Transition?) {
-        emitter.perform { [self] in
-            guard let transition = translate(storedState) else { return }
-            applyTransition(transition, &storedState)
-            emitter.dispatch(.transition(transition))
-        }
+    /// Computes a transition from the current state, then commits it; nothing if it is
+    /// `nil`.
+    func commit(computing translate: (Snapshot) -> Transition?) {
+        guard let transition = translate(storedState) else { return }
+        commit(transition)
     }
 
-    /// Replaces the state with `snapshot`: sensors receive a termination with the old state
-    /// and an initiation with the new one.
+    /// Replaces the state with `snapshot` now: sensors receive a termination with the old
+    /// state and an initiation with the new one, after any delivery under way.
     func reset(to snapshot: Snapshot) {
-        emitter.perform { [self] in
-            let old = storedState
-            storedState = snapshot
-            emitter.dispatch(.termination(old))
-            emitter.dispatch(.initiation(snapshot))
-        }
-    }
-
-    /// Changes the stored state without sending anything; for views that translate what they
-    /// receive into their own transitions.
-    func mutateSilently(_ body: (inout Snapshot) -> Void) {
-        body(&storedState)
+        let old = storedState
+        storedState = snapshot
+        channel.publishReset(from: old, to: snapshot)
     }
 }
 

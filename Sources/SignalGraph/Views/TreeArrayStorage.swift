@@ -3,14 +3,14 @@
 ///
 /// ``state`` builds an array, O(n); use ``count`` and the subscript for single reads.
 public class TreeArrayStorage<Element> {
-    let emitter = SignalEmitter<ArraySignal<Element>>()
     var tree = PositionalTree<Element>()
     /// Where the view is registered.
     public let registration = SensorRegistration()
+    // Set once in init, after `self` exists (the channel reads the elements through `self`).
+    private var channel: StateChannel<[Element], ArrayTransition<Element>>!
 
     init() {
-        emitter.didRegister = { [unowned self] sensor in sensor.sense(.initiation(tree.array)) }
-        emitter.willDeregister = { [unowned self] sensor in sensor.sense(.termination(tree.array)) }
+        channel = StateChannel { [unowned self] in tree.array }
     }
 
     deinit {
@@ -29,35 +29,33 @@ public class TreeArrayStorage<Element> {
     public subscript(index: Int) -> Element { tree[index] }
 
     /// The number of registered sensors.
-    public var sensorCount: Int { emitter.sensorCount }
+    public var sensorCount: Int { channel.sensorCount }
 
-    /// Registers `sensor`, which receives an initiation with the current elements.
+    /// Registers `sensor`, which receives an initiation with the current elements (after the
+    /// delivery under way, if any).
     public func register(_ sensor: any Sensor<ArraySignal<Element>>) {
-        emitter.register(sensor)
+        channel.register(sensor)
     }
 
-    /// Deregisters `sensor`, which receives a termination first.
+    /// Deregisters `sensor` (after the delivery under way, if any): it receives the changes
+    /// it has not seen, then a termination with the elements.
     public func deregister(_ sensor: any Sensor<ArraySignal<Element>>) {
-        emitter.deregister(sensor)
+        channel.deregister(sensor)
     }
 
-    /// Runs `edit` on the tree after any delivery under way and sends the mutations it
-    /// reports.
-    func edit(_ edit: @escaping (inout PositionalTree<Element>) -> [ArrayMutation<Element>]) {
-        emitter.perform { [self] in
-            let mutations = edit(&tree)
-            if !mutations.isEmpty { emitter.dispatch(.transition(ArrayTransition(mutations))) }
-        }
+    /// Runs `edit` on the tree now and sends the mutations it reports, after any delivery
+    /// under way.
+    func edit(_ edit: (inout PositionalTree<Element>) -> [ArrayMutation<Element>]) {
+        let mutations = edit(&tree)
+        if !mutations.isEmpty { channel.publish(ArrayTransition(mutations)) }
     }
 
-    /// Replaces every element: sensors receive a termination and an initiation.
+    /// Replaces every element now: sensors receive a termination and an initiation, after
+    /// any delivery under way.
     func resetElements(to elements: [Element]) {
-        emitter.perform { [self] in
-            let old = tree.array
-            tree = PositionalTree(elements)
-            emitter.dispatch(.termination(old))
-            emitter.dispatch(.initiation(elements))
-        }
+        let old = tree.array
+        tree = PositionalTree(elements)
+        channel.publishReset(from: old, to: elements)
     }
 }
 

@@ -1,0 +1,158 @@
+import ReactiveCore
+
+/// The sending side of every storage and view: its sensors, the changes waiting to be
+/// delivered, and the rule that keeps each sensor's picture of the state exact.
+///
+/// A storage changes its state at once and publishes each change here. Outside a delivery
+/// the change goes out at once. During one (from a handler, or code it calls) it waits in a
+/// FIFO queue shared with registrations and deregistrations, so no sensor receives a signal
+/// inside another.
+///
+/// Because the state runs ahead of the signals while changes wait, each sensor is kept exact
+/// on its own:
+/// - a sensor registered while changes wait is initiated with the current state and skips
+///   the waiting changes that state already holds;
+/// - a sensor deregistered while changes wait receives the ones it has not seen, then a
+///   termination with the current state.
+///
+/// So what a sensor receives, applied in order, always rebuilds the state its termination
+/// carries, and every sensor receives the changes in the order they were made.
+final class StateChannel<Snapshot, Transition> {
+    typealias Signal = StateSignal<Snapshot, Transition>
+
+    private struct Entry {
+        weak var sensor: (any Sensor<Signal>)?
+        let identity: ObjectIdentifier
+        /// The number of changes published when the sensor was initiated; it skips those.
+        let since: Int
+    }
+
+    private enum Change {
+        case transition(Transition)
+        case reset(old: Snapshot, new: Snapshot)
+    }
+
+    private enum Work {
+        case register(any Sensor<Signal>)
+        case deregister(any Sensor<Signal>)
+        case deliver
+    }
+
+    private var entries: [Entry] = []
+    private let work = SerialQueue<Work>()
+    /// Changes published and not yet delivered, oldest first, from `waitingHead`.
+    private var waiting: [Change] = []
+    private var waitingHead = 0
+    /// The number of changes published, and of those delivered.
+    private var published = 0
+    private var delivered = 0
+    /// The owner's current state.
+    private let current: () -> Snapshot
+
+    init(current: @escaping () -> Snapshot) {
+        self.current = current
+    }
+
+    deinit {
+        let live = entries.count { $0.sensor != nil }
+        assert(
+            live == 0,
+            "SignalGraph: an emitter died with \(live) sensor(s) still registered; deregister every sensor before releasing its emitter (if you set it up, you must tear it down)"
+        )
+    }
+
+    /// The number of registered sensors.
+    var sensorCount: Int { entries.count { $0.sensor != nil } }
+
+    /// Registers `sensor` now, or after the delivery under way; it is initiated with the
+    /// state as it is then.
+    func register(_ sensor: any Sensor<Signal>) {
+        work.submit(.register(sensor)) { process($0) }
+    }
+
+    /// Deregisters `sensor` now, or after the delivery under way.
+    func deregister(_ sensor: any Sensor<Signal>) {
+        work.submit(.deregister(sensor)) { process($0) }
+    }
+
+    /// Sends `transition`, which the owner has just applied to its state.
+    func publish(_ transition: Transition) {
+        publish(.transition(transition))
+    }
+
+    /// Sends a termination with `old` and an initiation with `new`, the owner's state before
+    /// and after it replaced it.
+    func publishReset(from old: Snapshot, to new: Snapshot) {
+        publish(.reset(old: old, new: new))
+    }
+
+    private func publish(_ change: Change) {
+        published += 1
+        let deliveredAtOnce = work.runIfIdle(
+            {
+                delivered += 1
+                deliver(change, number: delivered)
+            }, then: { process($0) })
+        if !deliveredAtOnce {
+            waiting.append(change)
+            work.submit(.deliver) { process($0) }
+        }
+    }
+
+    /// Sends the change numbered `number` to the sensors that do not hold it yet.
+    private func deliver(_ change: Change, number: Int) {
+        for entry in entries where entry.since < number {
+            if let sensor = entry.sensor { send(change, to: sensor) }
+        }
+    }
+
+    private func process(_ item: Work) {
+        switch item {
+        case .register(let sensor):
+            assert(
+                !sensor.registration.isRegistered,
+                "SignalGraph: a sensor was registered on a second emitter; a sensor observes one emitter at a time: deregister it first"
+            )
+            sensor.registration.emitter = self
+            entries.append(Entry(sensor: sensor, identity: ObjectIdentifier(sensor), since: published))
+            sensor.sense(.initiation(current()))
+        case .deregister(let sensor):
+            assert(
+                sensor.registration.emitter === self,
+                "SignalGraph: deregistering a sensor that is not registered on this emitter")
+            let identity = ObjectIdentifier(sensor)
+            if let index = entries.firstIndex(where: { $0.identity == identity }) {
+                // The waiting changes this sensor has not seen, so that the termination's
+                // state is the one its signals rebuild.
+                let seen = max(entries[index].since, delivered)
+                var position = waitingHead + (seen - delivered)
+                while position < waiting.count {
+                    send(waiting[position], to: sensor)
+                    position += 1
+                }
+                entries.remove(at: index)
+            }
+            sensor.sense(.termination(current()))
+            sensor.registration.emitter = nil
+        case .deliver:
+            let change = waiting[waitingHead]
+            waitingHead += 1
+            delivered += 1
+            if waitingHead == waiting.count {
+                waiting.removeAll(keepingCapacity: waiting.count <= 16)
+                waitingHead = 0
+            }
+            deliver(change, number: delivered)
+        }
+    }
+
+    private func send(_ change: Change, to sensor: any Sensor<Signal>) {
+        switch change {
+        case .transition(let transition):
+            sensor.sense(.transition(transition))
+        case .reset(let old, let new):
+            sensor.sense(.termination(old))
+            sensor.sense(.initiation(new))
+        }
+    }
+}
