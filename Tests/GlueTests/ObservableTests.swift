@@ -209,6 +209,81 @@ struct ObservableTests {
         _ = counters
     }
 
+    @Test("bind: an observer that clamps a value the binding wrote leaves both sides equal", arguments: [false, true])
+    func bindWithClamp(clampFirst: Bool) {
+        let model = Variable(0)
+        let field = Variable(0)
+        var connections: [Connection] = []
+        func clamp() {
+            connections.append(field.futureValues.subscribe { _ in if field.value > 10 { field.value = 10 } })
+        }
+        if clampFirst { clamp() }
+        connections.append(model.bind(to: field))
+        if !clampFirst { clamp() }
+        model.value = 20
+        #expect(model.value == 10 && field.value == 10)
+        field.value = 30
+        #expect(model.value == 10 && field.value == 10)
+        model.value = 4
+        #expect(model.value == 4 && field.value == 4)
+        for connection in connections { connection.disconnect() }
+    }
+
+    @Test("bind: a side written again from its own observer ends equal to the other")
+    func bindWithReentrantWrite() {
+        let model = Variable(0)
+        let field = Variable(0)
+        // Each write to the model from outside is followed, from its observer, by a second.
+        let doubler = model.futureValues.subscribe { value in
+            if value.isMultiple(of: 2) == false { model.value = value * 2 }
+        }
+        let binding = model.bind(to: field)
+        model.value = 3
+        #expect(model.value == 6 && field.value == 6)
+        field.value = 5
+        #expect(model.value == 10 && field.value == 10)
+        binding.disconnect()
+        doubler.disconnect()
+    }
+
+    /// Random clamps on both sides (whose ranges overlap), subscribed before or after the
+    /// binding, and random writes to either side, against a plain computation: both sides
+    /// end equal to the written value clamped into the overlap.
+    @Test("model: bind with clamps on both sides against a plain clamp", arguments: 0..<20 as Range<UInt64>)
+    func bindModel(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let low = Int.random(in: -20...0, using: &random)
+        let high = Int.random(in: 0...20, using: &random)
+        let model = Variable(0)
+        let field = Variable(0)
+        var connections: [Connection] = []
+        let clampModelFirst = Bool.random(using: &random)
+        let clampFieldFirst = Bool.random(using: &random)
+        let clampModel = {
+            connections.append(model.futureValues.subscribe { _ in if model.value > high { model.value = high } })
+        }
+        let clampField = {
+            connections.append(field.futureValues.subscribe { _ in if field.value < low { field.value = low } })
+        }
+        if clampModelFirst { clampModel() }
+        if clampFieldFirst { clampField() }
+        connections.append(field.bind(to: model))
+        if !clampModelFirst { clampModel() }
+        if !clampFieldFirst { clampField() }
+        var problems: [String] = []
+        for step in 0..<100 {
+            let written = Int.random(in: -40...40, using: &random)
+            if Bool.random(using: &random) { model.value = written } else { field.value = written }
+            let want = min(max(written, low), high)
+            if model.value != want || field.value != want {
+                problems.append(
+                    "step \(step): wrote \(written), model \(model.value), field \(field.value), want \(want)")
+            }
+        }
+        #expect(problems.isEmpty, "seed \(seed) [\(low), \(high)]: \(problems.prefix(3))")
+        for connection in connections { connection.disconnect() }
+    }
+
     @Test("flatMap follows the inner observable and switches when the outer one changes")
     func flatMapNested() {
         final class Book {

@@ -6,33 +6,30 @@ extension UpdatableValueType where Value: Equatable {
     /// let binding = model.name.bind(to: field.text)
     /// ```
     ///
-    /// `other` takes this updatable's value at once. After that, a change on either side is
-    /// written to the other, unless the other already holds an equal value. A write made
-    /// because of the binding is not written back, so there is no feedback loop.
+    /// `other` takes this updatable's value at once. After that, whenever either side
+    /// changes, the binding copies that side's current value to the other, unless the other
+    /// already holds an equal value. Comparing is what ends the exchange: the copy's own
+    /// notification finds both sides equal and writes nothing.
+    ///
+    /// Both sides end equal even when an observer adjusts a value the binding wrote (a
+    /// clamp): the adjusted value is a change like any other and is copied back. Copying the
+    /// current value rather than the value notified means a stale notification (one queued
+    /// behind a newer write) copies the newer value. If observers of the two sides adjust in
+    /// ways that never agree (one keeps a value at most 10, the other at least 20), the
+    /// exchange never ends, as with any two observers that write each other's sources.
     public func bind<Other: UpdatableValueType>(to other: Other) -> Connection where Other.Value == Value {
         if other.value != value { other.value = value }
-        let guardBox = BindingGuard()
-        let forward = futureValues.subscribe { value in
-            guardBox.sync { if other.value != value { other.value = value } }
+        let forward = futureValues.subscribe { _ in
+            let current = self.value
+            if other.value != current { other.value = current }
         }
-        let backward = other.futureValues.subscribe { value in
-            guardBox.sync { if self.value != value { self.value = value } }
+        let backward = other.futureValues.subscribe { _ in
+            let current = other.value
+            if self.value != current { self.value = current }
         }
         return Connection(isolated: {
             forward.disconnect()
             backward.disconnect()
         })
-    }
-}
-
-/// Marks the writes a binding makes itself, so they are not written back.
-final class BindingGuard {
-    private var isSyncing = false
-
-    func sync(_ write: () -> Void) {
-        guard !isSyncing else { return }
-        isSyncing = true
-        defer { isSyncing = false }
-        write()
     }
 }
