@@ -44,9 +44,20 @@ struct Ratio {
 }
 
 /// Writes RESULTS.md and results.svg next to Package.swift (or to `outputDirectory`).
-func writeReport(exportDirectory: URL, outputDirectory: URL) throws {
+///
+/// With `requireEveryCase`, fails, naming them, if any case of the catalog has no
+/// measurement in the export (so a run that skipped cases cannot pass).
+func writeReport(exportDirectory: URL, outputDirectory: URL, requireEveryCase: Bool = false) throws {
     let results = try loadMeasurements(exportDirectory)
     let cases = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000])
+    if requireEveryCase {
+        let missing = cases.map(\.name).filter { results[$0] == nil }
+        guard missing.isEmpty else {
+            throw ReportError(
+                description: "\(missing.count) of \(cases.count) cases have no measurement: \(missing.joined(separator: ", "))")
+        }
+        print("report: all \(cases.count) cases of the catalog were measured")
+    }
     let byName = Dictionary(cases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     func result(_ scenario: String, _ implementation: String) -> Measurement? {
         results["\(scenario)/\(implementation)"]

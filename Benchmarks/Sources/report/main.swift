@@ -10,27 +10,27 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 func usage() -> Never {
     print(
         """
-        usage: report --check [--quick]     run every case and check its results
+        usage: report --check [--quick]     run every case (--quick: once) and check its results
                report --profile NAME [ITERATIONS]
                                             run one case, for a profiler
-               report --write EXPORT_DIR [--output DIR]
+               report --write EXPORT_DIR [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
                                             current folder) from package-benchmark's jmh export in
-                                            EXPORT_DIR
+                                            EXPORT_DIR; fail if a case has no measurement
         """)
     exit(2)
 }
 
 switch arguments.first {
 case "--check":
-    let quick = arguments.contains("--quick")
-    let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
+    // Every case at every size, the 1M-row ones included; --quick runs each once.
+    let iterations = arguments.contains("--quick") ? 1 : 3
     var failures = 0
-    for benchmarkCase in Catalog.all(collectionSizes: sizes) {
+    for benchmarkCase in Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000]) {
         let start = ContinuousClock.now
         do {
             let runner = try benchmarkCase.make()
-            for _ in 0..<3 { try runner.iterate() }
+            for _ in 0..<iterations { try runner.iterate() }
             try runner.finish()
             let elapsed = ContinuousClock.now - start
             print("ok    \(benchmarkCase.name)  (\(elapsed.formatted(.units(allowed: [.milliseconds]))))")
@@ -60,10 +60,15 @@ case "--profile":
         exit(1)
     }
 case "--write":
-    guard arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--output") else { usage() }
-    let output = arguments.count == 4 ? arguments[3] : FileManager.default.currentDirectoryPath
+    var options = Array(arguments.dropFirst(2))
+    let requireEveryCase = options.contains("--require-every-case")
+    options.removeAll { $0 == "--require-every-case" }
+    guard arguments.count >= 2, options.isEmpty || (options.count == 2 && options[0] == "--output") else { usage() }
+    let output = options.count == 2 ? options[1] : FileManager.default.currentDirectoryPath
     do {
-        try writeReport(exportDirectory: URL(filePath: arguments[1]), outputDirectory: URL(filePath: output))
+        try writeReport(
+            exportDirectory: URL(filePath: arguments[1]), outputDirectory: URL(filePath: output),
+            requireEveryCase: requireEveryCase)
     } catch {
         print("report: \(error)")
         exit(1)
