@@ -54,7 +54,8 @@ func writeReport(exportDirectory: URL, outputDirectory: URL, requireEveryCase: B
         let missing = cases.map(\.name).filter { results[$0] == nil }
         guard missing.isEmpty else {
             throw ReportError(
-                description: "\(missing.count) of \(cases.count) cases have no measurement: \(missing.joined(separator: ", "))")
+                description:
+                    "\(missing.count) of \(cases.count) cases have no measurement: \(missing.joined(separator: ", "))")
         }
         print("report: all \(cases.count) cases of the catalog were measured")
     }
