@@ -1,4 +1,6 @@
+import ReactiveCore
 import SignalGraph
+import Synchronization
 import TestSupport
 import Testing
 
@@ -426,5 +428,79 @@ struct ReentrancyTests {
         for sensor in all { problems += sensor.problems }
         #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
         #expect(storage.sensorCount == 0 && doubled.sensorCount == 0)
+    }
+}
+
+@Suite("SignalGraph: emitters as Subscribable")
+struct SubscribableEmitterTests {
+    @Test("subscribe registers a sensor; the connection deregisters it, which sends the termination")
+    func subscribe() {
+        let rows = EditableDictionaryStorage<Int, String>()
+        var kinds: [String] = []
+        let connection = rows.subscribe { signal in
+            switch signal {
+            case .initiation(let entries): kinds.append("initiation \(entries.count)")
+            case .transition: kinds.append("transition")
+            case .termination(let entries): kinds.append("termination \(entries.count)")
+            }
+        }
+        #expect(rows.sensorCount == 1)
+        rows[1] = "Ada"
+        connection.disconnect()
+        rows[2] = "Bob"
+        #expect(kinds == ["initiation 0", "transition", "termination 1"])
+        #expect(rows.sensorCount == 0)
+    }
+
+    @Test("code written against Subscribable takes a storage, a view or a plain emitter")
+    func generic() {
+        // Subscribable's requirement takes a @Sendable sink; the log is behind a mutex.
+        let log = Mutex<[String]>([])
+        func collect(_ source: some Subscribable) -> Connection {
+            source.subscribe { value in log.withLock { $0.append("\(value)") } }
+        }
+        let value = EditableValueStorage(1)
+        let emitter = SignalEmitter<Int>()
+        let connections = [collect(value), collect(emitter)]
+        value.state = 2
+        emitter.dispatch(7)
+        for connection in connections { connection.disconnect() }
+        #expect(log.withLock { $0 } == ["initiation(1)", "transition(2)", "7", "termination(2)"])
+        #expect(value.sensorCount == 0 && emitter.sensorCount == 0)
+    }
+
+    @Test("a subscription made and disconnected from a handler waits its turn")
+    func subscribeFromAHandler() {
+        let value = EditableValueStorage(0)
+        var late: [String] = []
+        var lateConnection: Connection?
+        let trigger = value.subscribe { signal in
+            guard case .transition(1) = signal else { return }
+            value.state = 2
+            lateConnection = value.subscribe { late.append("\($0)") }
+            value.state = 3
+        }
+        value.state = 1
+        #expect(late == ["initiation(3)"])
+        lateConnection?.disconnect()
+        #expect(late == ["initiation(3)", "termination(3)"])
+        trigger.disconnect()
+        #expect(value.sensorCount == 0)
+    }
+
+    @Test("a released connection deregisters, and the storage is freed after the last one goes")
+    func releaseFrees() {
+        weak var weakStorage: EditableValueStorage<Int>?
+        var connection: Connection?
+        do {
+            let storage = EditableValueStorage(0)
+            weakStorage = storage
+            connection = storage.subscribe { _ in }
+        }
+        #expect(weakStorage != nil)  // the connection keeps it while connected
+        #expect(weakStorage?.sensorCount == 1)
+        connection = nil
+        #expect(weakStorage == nil)
+        _ = connection
     }
 }

@@ -109,14 +109,12 @@ final class SignalGraphCellGraph: CellGraph {
     }
 
     func observe(_ cell: SignalGraphCell, _ sink: @escaping (Int) -> Void) -> Connection {
-        let sensor = SignalSensor<ValueSignal<Int>> { signal in
+        cell.emitter.subscribe { signal in
             switch signal {
             case .initiation(let value), .transition(let value): sink(value)
             case .termination: break
             }
         }
-        cell.emitter.register(sensor)
-        return Connection(isolated: { cell.emitter.deregister(sensor) })
     }
 }
 

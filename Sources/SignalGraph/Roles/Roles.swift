@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// Something with a type of signal it takes in and a type it sends out.
 public protocol Gate: AnyObject {
     /// The signals it receives (`Never` if none).
@@ -10,11 +12,19 @@ public protocol Gate: AnyObject {
 ///
 /// "If you set it up, you must tear it down": every sensor registered on an emitter must be
 /// deregistered before the emitter dies (a debug-build assertion checks it).
-public protocol Emitter<OutgoingSignal>: Gate {
+///
+/// Every emitter is also ReactiveCore's `Subscribable`: ``subscribe(_:)`` registers a sensor
+/// for a closure and returns a `Connection` that deregisters it, so `.values` and code
+/// written against `Subscribable` work with storages, views and relays.
+public protocol Emitter<OutgoingSignal>: Gate, Subscribable where Value == OutgoingSignal {
     /// Registers `sensor`; a storage sends it an initiation at once.
     func register(_ sensor: any Sensor<OutgoingSignal>)
     /// Deregisters `sensor`; a storage sends it a termination first.
     func deregister(_ sensor: any Sensor<OutgoingSignal>)
+    /// Registers a sensor that hands each signal to `sink`; the connection deregisters it.
+    /// Every emitter has it (see the extension); a requirement so that a call through
+    /// `any Emitter` takes a closure that is not `@Sendable`.
+    func subscribe(_ sink: @escaping (OutgoingSignal) -> Void) -> Connection
 }
 
 /// An initial emitter that exposes a method to send signals.
@@ -64,4 +74,29 @@ public final class SensorRegistration {
 
     /// Whether the sensor is registered on an emitter.
     public var isRegistered: Bool { emitter != nil }
+}
+
+extension Emitter {
+    /// Registers a sensor that hands each signal to `sink`, and returns the connection that
+    /// deregisters it: the emitter's role as ReactiveCore's `Subscribable`.
+    ///
+    /// ```swift
+    /// let rows = EditableDictionaryStorage<Int, String>()
+    /// let connection = rows.subscribe { signal in print(signal) }   // .initiation([:])
+    /// rows[1] = "Ada"                                                 // .transition(…)
+    /// connection.disconnect()                                         // .termination([1: "Ada"])
+    /// ```
+    ///
+    /// A storage or view sends an initiation at once and a termination when the connection
+    /// disconnects, as for any sensor; a relay or a plain ``SignalEmitter`` sends only what
+    /// it sends after the subscription. The connection keeps the emitter alive while it is
+    /// connected; releasing the connection disconnects, so "if you set it up, you must tear
+    /// it down" is kept by the connection. Disconnect it in the emitter's isolation domain
+    /// (SignalGraph is single-threaded). A subscription made or disconnected during a
+    /// delivery waits its turn like any registration.
+    public func subscribe(_ sink: @escaping (OutgoingSignal) -> Void) -> Connection {
+        let sensor = SignalSensor<OutgoingSignal>(sink)
+        register(sensor)
+        return Connection(isolated: { [self] in deregister(sensor) })
+    }
 }
