@@ -45,11 +45,11 @@ public struct SignalsAdapter: ParadigmAdapter {
 /// A cell: an observable of integers, the property behind an input or a combination, and
 /// the chains it keeps alive.
 final class SignalsCell {
-    let observable: Observable<Int>
+    let observable: MessageSource<Int>
     let property: Property<Int>?
     let chains = ObservableCollection()
 
-    init(_ observable: Observable<Int>, property: Property<Int>? = nil) {
+    init(_ observable: MessageSource<Int>, property: Property<Int>? = nil) {
         self.observable = observable
         self.property = property
     }

@@ -1,17 +1,17 @@
 /// A link in a chain: receives messages from what it is connected to, does its work, and
 /// sends messages on to the modifiers connected to it.
 ///
-/// Each operator (``Observable/then(do:)``, ``Observable/filter(_:)``,
-/// ``Observable/map(_:)`` and the rest) makes a subclass. A modifier runs its work on its
+/// Each operator (``MessageSource/then(do:)``, ``MessageSource/filter(_:)``,
+/// ``MessageSource/map(_:)`` and the rest) makes a subclass. A modifier runs its work on its
 /// executor: the main queue unless a `dispatch` modifier or `noDispatch()` before it in the
 /// chain says otherwise. When that is where its input already arrives, it runs inline.
-public class Modifier<Input: Sendable, Output: Sendable>: Observable<Output>, RawReceiver, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: every stored property is a `let` of a `Sendable` type.
-    private let upstream: LockedState<Observable<Input>?>
+public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>, RawReceiver, @unchecked Sendable {
+    // `@unchecked` as for `MessageSource`: every stored property is a `let` of a `Sendable` type.
+    private let upstream: LockedState<MessageSource<Input>?>
     let executor: Executor
     private let runsInline: Bool
 
-    init(upstream: Observable<Input>, executor: Executor? = nil, last: Output? = nil) {
+    init(upstream: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil) {
         let executor = executor ?? upstream.downstreamExecutor
         self.upstream = LockedState(upstream)
         self.executor = executor
@@ -27,7 +27,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: Observable<Output>, Ra
     }
 
     func receive(raw message: UnsafeRawPointer) {
-        // Connected to an `Observable<Input>`, so the message is an `Input`.
+        // Connected to an `MessageSource<Input>`, so the message is an `Input`.
         receive(message.assumingMemoryBound(to: Input.self).pointee)
     }
 

@@ -22,12 +22,12 @@ public final class ObservableCollection: Sendable {
         connector.disconnect()
     }
 
-    func insert<Message>(_ observable: Observable<Message>) {
+    func insert<Message>(_ observable: MessageSource<Message>) {
         Connection { observable.detachFromUpstream() }.putInto(connector)
     }
 }
 
-extension Observable {
+extension MessageSource {
     /// Keeps this chain alive in `collection` until the collection is released or emptied.
     public func append(to collection: ObservableCollection) {
         collection.insert(self)

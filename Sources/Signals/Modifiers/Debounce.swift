@@ -1,6 +1,6 @@
 import Dispatch
 
-extension Observable {
+extension MessageSource {
     /// Passes on a message once `pause` has passed without another message; each message
     /// restarts the wait, and only the last one of a burst passes (trailing-edge debounce).
     ///
@@ -17,17 +17,17 @@ extension Observable {
     }
 }
 
-/// Passes on the last message of each burst; made by ``Observable/debounce(pause:scheduler:)``.
+/// Passes on the last message of each burst; made by ``MessageSource/debounce(pause:scheduler:)``.
 ///
 /// The passed message is sent from the modifier's executor (for a `noDispatch()` chain, from
 /// the scheduler's thread).
 public final class DebounceModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the pending timer is behind a lock.
+    // `@unchecked` as for `MessageSource`: the pending timer is behind a lock.
     private let pause: Duration
     private let scheduler: any Scheduler
     private let pending = LockedState<Connection?>(nil)
 
-    init(upstream: Observable<Message>, pause: Duration, scheduler: some Scheduler) {
+    init(upstream: MessageSource<Message>, pause: Duration, scheduler: some Scheduler) {
         self.pause = pause
         self.scheduler = scheduler
         super.init(upstream: upstream)

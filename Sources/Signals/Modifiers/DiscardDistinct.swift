@@ -1,4 +1,4 @@
-extension Observable {
+extension MessageSource {
     /// Discards the first `count` messages and passes on the rest.
     ///
     /// - Precondition: `count` is not negative.
@@ -8,22 +8,22 @@ extension Observable {
     }
 }
 
-extension Observable where Message: Equatable {
+extension MessageSource where Message: Equatable {
     /// Discards each message equal to the one passed before it.
     public func distinct() -> DistinctModifier<Message> {
         DistinctModifier(upstream: self).attach()
     }
 }
 
-/// Discards the first messages; made by ``Observable/discard(first:)``.
+/// Discards the first messages; made by ``MessageSource/discard(first:)``.
 ///
 /// A replayed message counts like any other: a chain connected to a property discards the
 /// current value as its first message.
 public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the counter is behind a lock.
+    // `@unchecked` as for `MessageSource`: the counter is behind a lock.
     private let remaining: LockedState<Int>
 
-    init(upstream: Observable<Message>, count: Int) {
+    init(upstream: MessageSource<Message>, count: Int) {
         remaining = LockedState(count)
         super.init(upstream: upstream)
     }
@@ -38,9 +38,9 @@ public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message
     }
 }
 
-/// Discards repeated messages; made by ``Observable/distinct()``.
+/// Discards repeated messages; made by ``MessageSource/distinct()``.
 public final class DistinctModifier<Message: Sendable & Equatable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the last message is behind a lock.
+    // `@unchecked` as for `MessageSource`: the last message is behind a lock.
     private let previous = LockedState<Message?>(nil)
 
     override func process(_ message: Message) {

@@ -1,6 +1,6 @@
 import Dispatch
 
-extension Observable {
+extension MessageSource {
     /// Runs the rest of the chain on `queue`.
     ///
     /// The modifiers after this one run their closures on `queue`, one message at a time and
@@ -29,11 +29,11 @@ extension Observable {
     }
 }
 
-/// Moves the rest of the chain to another executor; made by ``Observable/dispatch(to:)``,
-/// ``Observable/dispatch(qos:)`` and ``Observable/noDispatch()``.
+/// Moves the rest of the chain to another executor; made by ``MessageSource/dispatch(to:)``,
+/// ``MessageSource/dispatch(qos:)`` and ``MessageSource/noDispatch()``.
 public final class DispatchModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: no stored state of its own.
-    override init(upstream: Observable<Message>, executor: Executor? = nil, last: Message? = nil) {
+    // `@unchecked` as for `MessageSource`: no stored state of its own.
+    override init(upstream: MessageSource<Message>, executor: Executor? = nil, last: Message? = nil) {
         super.init(upstream: upstream, executor: executor, last: last)
     }
 

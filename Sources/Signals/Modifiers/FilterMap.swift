@@ -1,4 +1,4 @@
-extension Observable {
+extension MessageSource {
     /// Passes on the messages for which `isIncluded` is `true`.
     ///
     /// ```swift
@@ -20,12 +20,12 @@ extension Observable {
     }
 }
 
-/// Passes on some messages; made by ``Observable/filter(_:)``.
+/// Passes on some messages; made by ``MessageSource/filter(_:)``.
 public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the only stored property is a `@Sendable` closure.
+    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
     private let isIncluded: @Sendable (Message) -> Bool
 
-    init(upstream: Observable<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
+    init(upstream: MessageSource<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
         self.isIncluded = isIncluded
         super.init(upstream: upstream)
     }
@@ -35,12 +35,12 @@ public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>
     }
 }
 
-/// Transforms messages; made by ``Observable/map(_:)``.
+/// Transforms messages; made by ``MessageSource/map(_:)``.
 public final class MapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the only stored property is a `@Sendable` closure.
+    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
     private let transform: @Sendable (Input) -> Output
 
-    init(upstream: Observable<Input>, transform: @escaping @Sendable (Input) -> Output) {
+    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output) {
         self.transform = transform
         super.init(upstream: upstream)
     }

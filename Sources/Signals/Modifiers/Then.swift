@@ -1,4 +1,4 @@
-extension Observable {
+extension MessageSource {
     /// Runs `action` with each message, then passes the message on.
     ///
     /// ```swift
@@ -26,13 +26,13 @@ extension Observable {
     }
 }
 
-/// Runs an action with each message; made by ``Observable/then(do:)`` and
-/// ``Observable/then(call:on:)``.
+/// Runs an action with each message; made by ``MessageSource/then(do:)`` and
+/// ``MessageSource/then(call:on:)``.
 public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the only stored property is a `@Sendable` closure.
+    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
     private let action: @Sendable (Message) -> Void
 
-    init(upstream: Observable<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
+    init(upstream: MessageSource<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
         self.action = action
         super.init(upstream: upstream, executor: executor)
     }

@@ -1,6 +1,6 @@
 import Dispatch
 
-extension Observable {
+extension MessageSource {
     /// Passes a message only if at least `pause` has passed since the last message it
     /// passed; discards messages that come sooner (leading-edge throttle).
     ///
@@ -17,14 +17,14 @@ extension Observable {
     }
 }
 
-/// Discards messages that come too fast; made by ``Observable/throttle(pause:scheduler:)``.
+/// Discards messages that come too fast; made by ``MessageSource/throttle(pause:scheduler:)``.
 public final class ThrottleModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: the time of the last passed message is behind a lock.
+    // `@unchecked` as for `MessageSource`: the time of the last passed message is behind a lock.
     private let pause: Duration
     private let scheduler: any Scheduler
     private let lastPassed = LockedState<SchedulerInstant?>(nil)
 
-    init(upstream: Observable<Message>, pause: Duration, scheduler: some Scheduler) {
+    init(upstream: MessageSource<Message>, pause: Duration, scheduler: some Scheduler) {
         self.pause = pause
         self.scheduler = scheduler
         super.init(upstream: upstream)

@@ -3,8 +3,8 @@
 ///
 /// An endpoint sends from whatever thread fires it; modifiers connected to it run on the
 /// main queue unless the chain says otherwise.
-public final class Endpoint<Message: Sendable>: Observable<Message>, @unchecked Sendable {
-    // `@unchecked` as for `Observable`: no stored state of its own.
+public final class Endpoint<Message: Sendable>: MessageSource<Message>, @unchecked Sendable {
+    // `@unchecked` as for `MessageSource`: no stored state of its own.
     init(last: Message? = nil) {
         super.init(last: last, emittingExecutor: nil, downstreamExecutor: .main)
     }

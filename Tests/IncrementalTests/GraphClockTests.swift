@@ -2,15 +2,15 @@ import Incremental
 import TestSupport
 import Testing
 
-@Suite("Clock")
+@Suite("GraphClock")
 struct ClockTests {
     @Test("at and after flip from before to after when the instant arrives")
     func atAndAfter() {
         let graph = Graph()
         let scheduler = TestScheduler()
-        let clock = Clock(graph: graph, scheduler: scheduler)
+        let clock = GraphClock(graph: graph, scheduler: scheduler)
         let deadline = clock.after(.seconds(30))
-        var seen: [Clock.BeforeOrAfter] = []
+        var seen: [GraphClock.BeforeOrAfter] = []
         let connection = deadline.observe { seen.append($0) }
         scheduler.advance(by: .seconds(29))
         #expect(seen == [.before])
@@ -24,7 +24,7 @@ struct ClockTests {
     func stepFunction() {
         let graph = Graph()
         let scheduler = TestScheduler()
-        let clock = Clock(graph: graph, scheduler: scheduler)
+        let clock = GraphClock(graph: graph, scheduler: scheduler)
         let price = clock.stepFunction(initial: 10, steps: [(.zero + .seconds(60), 12), (.zero + .seconds(120), 15)])
         let quantity = graph.input(2)
         let total = map2(price, quantity) { $0 * $1 }
@@ -41,7 +41,7 @@ struct ClockTests {
     func pastStepsAndRelease() {
         let graph = Graph()
         let scheduler = TestScheduler(now: .zero + .seconds(100))
-        let clock = Clock(graph: graph, scheduler: scheduler)
+        let clock = GraphClock(graph: graph, scheduler: scheduler)
         var value: I<String>? = clock.stepFunction(
             initial: "a", steps: [(.zero + .seconds(50), "b"), (.zero + .seconds(150), "c")])
         #expect(value?.value == "b")
@@ -53,10 +53,10 @@ struct ClockTests {
     @Test("steps out of order are a precondition failure")
     func unorderedSteps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let clock = Clock(graph: Graph(), scheduler: TestScheduler())
+            let clock = GraphClock(graph: Graph(), scheduler: TestScheduler())
             _ = clock.stepFunction(initial: 0, steps: [(.zero + .seconds(2), 1), (.zero + .seconds(1), 2)])
         }
         expectStandardError(
-            of: result, contains: "Clock.stepFunction: the steps must be in increasing order of instant")
+            of: result, contains: "GraphClock.stepFunction: the steps must be in increasing order of instant")
     }
 }

@@ -8,7 +8,11 @@
 /// ``ObservableCollection`` keeps.
 ///
 /// All observables are `Sendable` and may be used from any thread.
-public class Observable<Message: Sendable>: @unchecked Sendable {
+///
+/// The seed calls these "observables". The type is named `MessageSource` so that it does not
+/// collide with Observation's `Observable` in a file that imports both (SwiftUI imports
+/// Observation).
+public class MessageSource<Message: Sendable>: @unchecked Sendable {
     // `@unchecked`: a non-final class cannot be checked. Every stored property here and in
     // every subclass is a `let` of a `Sendable` type, or (`lastSlot`) only touched while
     // holding `state`'s lock.
@@ -149,7 +153,7 @@ final class WeakReceiver: Sendable {
     }
 }
 
-extension Observable: Subscribable {
+extension MessageSource: Subscribable {
     /// Delivers the last message at once, if there is one, then every later message, until
     /// the connection disconnects: the common module's uniform view.
     ///

@@ -1,7 +1,10 @@
 /// Time as inputs of an incremental graph, driven by a `Scheduler` (Jane Street's clock).
 ///
+/// Named `GraphClock`, not `Clock`, so that importing Incremental does not hide the standard
+/// library's `Clock` protocol.
+///
 /// ```swift
-/// let clock = Clock(graph: graph, scheduler: scheduler)
+/// let clock = GraphClock(graph: graph, scheduler: scheduler)
 /// let isLate = clock.after(.seconds(30)).map { $0 == .after }
 /// let price = clock.stepFunction(initial: 10, steps: [(start + .seconds(60), 12)])
 /// ```
@@ -16,7 +19,7 @@
 /// would recompute everything that reads it at every tick. Ask for the instants that
 /// matter with ``at(_:)``, ``after(_:)`` and ``stepFunction(initial:steps:)``, or read
 /// ``now`` when you need it.
-public final class Clock {
+public final class GraphClock {
     /// The graph the clock's values belong to.
     public let graph: Graph
     /// The scheduler whose time the clock follows.
@@ -56,7 +59,7 @@ public final class Clock {
     public func stepFunction<Value>(initial: Value, steps: [(SchedulerInstant, Value)]) -> I<Value> {
         precondition(
             zip(steps, steps.dropFirst()).allSatisfy { $0.0 <= $1.0 },
-            "Clock.stepFunction: the steps must be in increasing order of instant")
+            "GraphClock.stepFunction: the steps must be in increasing order of instant")
         let now = now
         let current = steps.last { $0.0 <= now }?.1 ?? initial
         let input = TimedInput(graph: graph, value: current, clock: self)
@@ -109,10 +112,10 @@ public final class Clock {
 
 /// An input written by a clock; releasing it unregisters its pending steps.
 final class TimedInput<Value>: Input<Value> {
-    let clock: Clock
+    let clock: GraphClock
     var keys: [(SchedulerInstant, Int)] = []
 
-    init(graph: Graph, value: Value, clock: Clock) {
+    init(graph: Graph, value: Value, clock: GraphClock) {
         self.clock = clock
         super.init(graph: graph, value: value)
     }
