@@ -4,9 +4,12 @@ import ReactiveCore
 /// backend, and the results area shows the answer to the latest request.
 ///
 /// The rules every paradigm follows, on the scenario's virtual time:
-/// - **Throttle**, leading and trailing, ``SearchBoxRules/pause`` long: a query typed while no
-///   pause is running is sent at once and starts a pause; the last query typed during a pause
-///   is sent when it ends (and starts another), unless it is the query last sent.
+/// - **Throttle**, leading and trailing, ``SearchBoxRules/pause`` long (ReactiveCore's
+///   `PacingRule.throttle(latest: true)`, through the paradigm's own operator where it has
+///   one): a query typed while no pause is running passes at once and starts a pause; the
+///   last query typed during a pause passes when it ends (and starts another).
+/// - **No repeats**: a query that passes is sent to the backend unless it is the query last
+///   sent.
 /// - **Latest wins**: only the answer to the latest request is shown; an answer to an earlier
 ///   one is dropped (or its request cancelled).
 public protocol SearchBox: AnyObject {
@@ -75,63 +78,34 @@ public struct SearchEnvironment {
     }
 }
 
-/// The throttle's rule as a small state machine, for paradigms with no throttle of their
-/// own (their adapters say so): `offer` each typed query; `send` is called for each query
-/// to send, at once or when a pause ends.
-final class Throttle {
-    private let scheduler: any Scheduler
-    private let send: (String) -> Void
-    private var pause: Connection?
-    private var lastSent: String?
-    private var waiting: String?
-
-    init(scheduler: any Scheduler, send: @escaping (String) -> Void) {
-        self.scheduler = scheduler
-        self.send = send
-    }
-
-    func offer(_ query: String) {
-        if pause == nil {
-            emit(query)
-        } else {
-            waiting = query
-        }
-    }
-
-    private func emit(_ query: String) {
-        lastSent = query
-        waiting = nil
-        send(query)
-        pause = scheduler.schedule(after: SearchBoxRules.pause, isolated: { [weak self] in self?.pauseEnded() })
-    }
-
-    private func pauseEnded() {
-        pause = nil
-        if let waiting, waiting != lastSent { emit(waiting) }
-        waiting = nil
-    }
-
-    func cancel() {
-        pause?.disconnect()
-        pause = nil
-    }
-}
-
-/// Throttled queries sent to the backend, the request in flight cancelled when a newer one
-/// goes out (latest wins), each answer handed to `answer`: what the search boxes of the
-/// paradigms that cancel requests share.
+/// Throttled queries sent to the backend, a repeat of the query last sent skipped, the request
+/// in flight cancelled when a newer one goes out (latest wins), each answer handed to
+/// `answer`: what the search boxes of the paradigms that cancel requests share.
 final class ThrottledSearch {
-    private var throttle: Throttle?
+    private let backend: any SearchService
+    private let answer: ([String]) -> Void
+    private var throttle: Pacer<String>?
+    private var lastSent: String?
     private var inFlight: Connection?
 
     init(_ environment: SearchEnvironment, answer: @escaping ([String]) -> Void) {
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
-            inFlight?.disconnect()
-            inFlight = environment.backend.search(query, reply: answer)
+        backend = environment.backend
+        self.answer = answer
+        throttle = Pacer(.throttle(latest: true), pause: SearchBoxRules.pause, scheduler: environment.scheduler) {
+            [unowned self] in send($0)
         }
     }
 
-    func offer(_ query: String) { throttle?.offer(query) }
+    /// A typed query, throttled here: for paradigms with no throttle of their own.
+    func offer(_ query: String) { throttle?.send(query) }
+
+    /// A query that a throttle let through: sent unless it is the one last sent.
+    func send(_ query: String) {
+        guard query != lastSent else { return }
+        lastSent = query
+        inFlight?.disconnect()
+        inFlight = backend.search(query, reply: answer)
+    }
 
     func cancel() {
         throttle?.cancel()

@@ -58,3 +58,37 @@ struct EventSubjectTests {
         #expect(subject.subscriberCount == 0)
     }
 }
+
+@Suite("EventStream: pacing")
+struct EventStreamPacingTests {
+    @Test("paced throttles and debounces each subscription on virtual time; disconnecting drops what it holds")
+    func paced() {
+        let scheduler = TestScheduler()
+        let typed = EventSubject<String>()
+        var throttled: [String] = []
+        var debounced: [String] = []
+        var connections = [
+            typed.stream.paced(.throttle(latest: true), pause: .milliseconds(300), scheduler: scheduler)
+                .subscribe { throttled.append($0) },
+            typed.stream.paced(.debounce, pause: .milliseconds(300), scheduler: scheduler)
+                .subscribe { debounced.append($0) },
+        ]
+        for text in ["s", "sw", "swi", "swif"] {
+            typed.send(text)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        #expect(throttled == ["s", "swi"])
+        scheduler.advance(by: .seconds(1))
+        #expect(throttled == ["s", "swi", "swif"])
+        #expect(debounced == ["swif"])
+        typed.send("swim")
+        typed.send("swimmer")
+        #expect(scheduler.pendingCount == 2)
+        connections.removeAll()
+        #expect(scheduler.pendingCount == 0)
+        #expect(typed.subscriberCount == 0)
+        scheduler.advance(by: .seconds(1))
+        #expect(throttled == ["s", "swi", "swif", "swim"])
+        #expect(debounced == ["swif"])
+    }
+}

@@ -196,6 +196,64 @@ struct SourceOperatorTests {
         expectStandardError(of: result, contains: "TimerSource needs a positive interval")
     }
 
+    @Test("throttle and debounce pace each subscription on its own, by ReactiveCore's rules")
+    func paced() {
+        let scheduler = TestScheduler()
+        let typed = Signal<Int>()
+        var log: [String: [String]] = [:]
+        func record(_ name: String) -> (Int) -> Void {
+            { value in log[name, default: []].append("\(value)@\(scheduler.now.offset.components.seconds)") }
+        }
+        var connections = [
+            typed.throttle(pause: .seconds(3), scheduler: scheduler).subscribe(record("leading")),
+            typed.throttle(pause: .seconds(3), latest: true, scheduler: scheduler).subscribe(record("latest")),
+            typed.throttle(pause: .seconds(3), latest: false, scheduler: scheduler).subscribe(record("earliest")),
+            typed.debounce(pause: .seconds(3), scheduler: scheduler).subscribe(record("debounce")),
+        ]
+        for (time, value) in [(0, 1), (1, 2), (2, 3), (6, 4), (8, 5)] {
+            scheduler.advance(to: .zero + .seconds(time))
+            typed.send(value)
+        }
+        scheduler.advance(by: .seconds(10))
+        #expect(log["leading"] == ["1@0", "4@6"])
+        #expect(log["latest"] == ["1@0", "3@3", "4@6", "5@9"])
+        #expect(log["earliest"] == ["1@0", "2@3", "4@6", "5@9"])
+        #expect(log["debounce"] == ["3@5", "5@11"])
+        // Disconnecting drops what a pause holds: no timer is left behind.
+        typed.send(6)
+        typed.send(7)
+        #expect(scheduler.pendingCount == 3)
+        connections.removeAll()
+        #expect(scheduler.pendingCount == 0)
+        #expect(!typed.isConnected)
+        scheduler.advance(by: .seconds(10))
+        #expect(log["latest"]?.last == "6@18")
+    }
+
+    @Test("a sink that sends into the throttled signal is paced too, never nested")
+    func pacedReentrant() {
+        let scheduler = TestScheduler()
+        let typed = Signal<Int>()
+        var passed: [Int] = []
+        let connection = typed.throttle(pause: .seconds(1), latest: true, scheduler: scheduler).subscribe { value in
+            passed.append(value)
+            if value < 3 { typed.send(value + 1) }
+        }
+        typed.send(0)
+        #expect(passed == [0])
+        scheduler.advance(by: .seconds(5))
+        #expect(passed == [0, 1, 2, 3])
+        connection.disconnect()
+    }
+
+    @Test("a negative pause for throttle or debounce is a precondition failure")
+    func negativePause() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().debounce(pause: .seconds(-1), scheduler: TestScheduler())
+        }
+        expectStandardError(of: result, contains: "Glue: throttle and debounce need a pause of zero or more")
+    }
+
     @Test("every operator's chain is freed after disconnect")
     func chainsAreFreed() {
         weak var weakSignal: Signal<Int>?
@@ -206,6 +264,7 @@ struct SourceOperatorTests {
             let token = Token()
             connection = signal.map { $0 + 1 }.filter { _ in true }.compactMap { $0 }.distinct()
                 .accumulated(0, +).merged(with: Signal<Int>()).buffered()
+                .throttle(pause: .seconds(1), latest: true, scheduler: TestScheduler())
                 .subscribe { _ in _ = token }
             (weakSignal, weakToken) = (signal, token)
             signal.send(1)

@@ -90,6 +90,48 @@ struct ModifierTests {
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test("throttle(pause:latest:) passes on both edges: at once, then the latest or earliest of each pause")
+    func trailingThrottle() {
+        for latest in [true, false] {
+            let scheduler = TestScheduler()
+            let signal = Signal<Int>()
+            let passed = Log<String>()
+            let observables = ObservableCollection()
+            signal.fired.noDispatch().throttle(pause: .seconds(3), latest: latest, scheduler: scheduler)
+                .then { passed.append("\($0)@\(scheduler.now.offset.components.seconds)") }.append(to: observables)
+            for (time, value) in [(0, 1), (1, 2), (2, 3), (6, 4), (8, 5)] {
+                scheduler.advance(to: .zero + .seconds(time))
+                signal.fire(with: value)
+            }
+            scheduler.advance(by: .seconds(10))
+            #expect(passed.all == (latest ? ["1@0", "3@3", "4@6", "5@9"] : ["1@0", "2@3", "4@6", "5@9"]))
+            observables.removeAll()
+            #expect(scheduler.pendingCount == 0)
+        }
+    }
+
+    @Test("a trailing throttle fed from many threads passes the first message at once and the last after the pause")
+    func trailingThrottleConcurrent() async {
+        let scheduler = TestScheduler()
+        let signal = Signal<Int>()
+        let passed = Log<Int>()
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().throttle(pause: .seconds(1), latest: true, scheduler: scheduler)
+            .then { passed.append($0) }.append(to: observables)
+        signal.fire(with: -1)
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<4 {
+                group.addTask { for value in 0..<500 { signal.fire(with: thread * 1_000 + value) } }
+            }
+        }
+        signal.fire(with: 99_999)
+        #expect(passed.all == [-1])
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(passed.all == [-1, 99_999])
+        observables.removeAll()
+    }
+
     @Test("dispatch(to:) runs the rest of the chain on the queue, in order, even on a concurrent queue")
     func dispatchOrder() async {
         let concurrent = DispatchQueue(label: "SignalsTests.concurrent", attributes: .concurrent)
@@ -116,6 +158,10 @@ struct ModifierTests {
             _ = Signal<Int>().fired.throttle(pause: .seconds(-1), scheduler: TestScheduler())
         }
         expectStandardError(of: throttle, contains: "throttle(pause:) needs a pause of zero or more")
+        let trailing = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().fired.throttle(pause: .seconds(-1), latest: true, scheduler: TestScheduler())
+        }
+        expectStandardError(of: trailing, contains: "throttle(pause:latest:) needs a pause of zero or more")
         let debounce = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Signal<Int>().fired.debounce(pause: .seconds(-1), scheduler: TestScheduler())
         }

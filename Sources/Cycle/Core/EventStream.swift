@@ -55,6 +55,26 @@ public struct EventStream<Value>: Subscribable {
         merge(streams)
     }
 
+    /// The values paced by `rule` on `scheduler`: a throttle or a debounce, as ReactiveCore's
+    /// `PacingRule` defines them, with pauses of `pause`.
+    ///
+    /// ```swift
+    /// let queries = typed.paced(.throttle(latest: true), pause: .milliseconds(300), scheduler: scheduler)
+    /// let saves = edits.paced(.debounce, pause: .seconds(1), scheduler: scheduler)
+    /// ```
+    ///
+    /// Each subscription paces on its own; the scheduler runs the pauses in the loop's domain
+    /// (as a ``TimerDriver``'s ticks). Disconnecting drops a held value.
+    ///
+    /// - Precondition: `pause` is not negative (checked by ReactiveCore's `PacingStateMachine`
+    ///   when the stream is subscribed).
+    public func paced(_ rule: PacingRule, pause: Duration, scheduler: some Scheduler) -> EventStream<Value> {
+        let subscribe = subscribeImpl
+        return EventStream { sink in
+            Pacer.connect(rule, pause: pause, scheduler: scheduler, subscribe: subscribe, output: sink)
+        }
+    }
+
     /// A stream that never sends anything.
     public static var empty: EventStream<Value> {
         EventStream { _ in Connection() }

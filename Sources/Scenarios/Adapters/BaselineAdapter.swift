@@ -20,8 +20,8 @@ public struct BaselineAdapter: ParadigmAdapter {
     /// A new graph of closure cells.
     public func makeGraph() -> any CellGraph { BaselineGraph() }
 
-    /// The search box as closures: typing goes through the shared throttle; a new request
-    /// cancels the one in flight.
+    /// The search box as closures: typing goes through ReactiveCore's `Pacer` (a throttle on
+    /// both edges); a new request cancels the one in flight.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         BaselineSearchBox(environment)
     }

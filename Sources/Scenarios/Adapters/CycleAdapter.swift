@@ -17,8 +17,8 @@ public struct CycleAdapter: ParadigmAdapter {
     /// A new loop.
     public func makeGraph() -> any CellGraph { CycleCellGraph() }
 
-    /// The search box as a loop: throttled queries are events (the shared throttle plays the
-    /// keyboard driver); the reducer puts the latest request in the models; a backend driver
+    /// The search box as a loop: throttled queries are events (typing, `paced` by a throttle,
+    /// plays the keyboard driver); the reducer puts the latest request in the models; a backend driver
     /// sends it and reports the answer as an event; a screen driver shows the results.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         CycleSearchBox(environment)
@@ -270,7 +270,8 @@ struct SearchProgram: SinkSourceConverting {
 final class CycleSearchBox: SearchBox {
     private let drivers: SearchDrivers
     private let loop: CycleLoop<SearchProgram>
-    private var throttle: Throttle?
+    private let typed = EventSubject<String>()
+    private var queries: Connection?
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
@@ -278,13 +279,15 @@ final class CycleSearchBox: SearchBox {
         loop = CycleLoop(program: SearchProgram(drivers: drivers))
         drivers.show = { [unowned self] in shownResults = $0 }
         let loop = loop
-        throttle = Throttle(scheduler: environment.scheduler) { loop.receive(.query($0)) }
+        queries = typed.stream
+            .paced(.throttle(latest: true), pause: SearchBoxRules.pause, scheduler: environment.scheduler)
+            .subscribe { loop.receive(.query($0)) }
     }
 
-    func type(_ text: String) { throttle?.offer(text) }
+    func type(_ text: String) { typed.send(text) }
 
     func tearDown() {
-        throttle?.cancel()
+        queries?.disconnect()
         drivers.cancel()
         loop.dispose()
     }

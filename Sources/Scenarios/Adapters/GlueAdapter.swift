@@ -16,8 +16,8 @@ public struct GlueAdapter: ParadigmAdapter {
     public func makeGraph() -> any CellGraph { GlueGraph() }
 
     /// The search box as two `Variable`s, the query and the results: the query's future
-    /// values go through the shared throttle (Glue has no time operators); the latest
-    /// request's answer sets the results.
+    /// values go through Glue's `throttle(pause:latest:scheduler:)`; the latest request's
+    /// answer sets the results.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         GlueSearchBox(environment)
     }
@@ -109,7 +109,8 @@ final class GlueSearchBox: SearchBox {
         let results = results
         search = ThrottledSearch(environment) { results.value = $0 }
         connections = [
-            query.futureValues.subscribe { [unowned self] in search?.offer($0) },
+            query.futureValues.throttle(pause: SearchBoxRules.pause, latest: true, scheduler: environment.scheduler)
+                .subscribe { [unowned self] in search?.send($0) },
             results.subscribe { [unowned self] in shownResults = $0 },
         ]
     }

@@ -16,7 +16,7 @@ public struct IncrementalAdapter: ParadigmAdapter {
     public func makeGraph() -> any CellGraph { IncrementalCellGraph() }
 
     /// The search box as two inputs, the query and the results: an observer of the query
-    /// feeds the shared throttle (Incremental has no time operators); the latest request's
+    /// feeds ReactiveCore's `Pacer` (Incremental has no time operators); the latest request's
     /// answer writes the results.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         IncrementalSearchBox(environment)

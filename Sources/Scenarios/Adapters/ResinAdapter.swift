@@ -15,8 +15,8 @@ public struct ResinAdapter: ParadigmAdapter {
     /// A new store.
     public func makeGraph() -> any CellGraph { ResinCellGraph() }
 
-    /// The search box as a store: typing is an action whose middleware feeds the shared
-    /// throttle; a sent request and its answer are actions too, and the reducer shows an answer
+    /// The search box as a store: typing is an action whose middleware feeds ReactiveCore's
+    /// `Pacer` (a throttle on both edges); a sent request and its answer are actions too, and the reducer shows an answer
     /// only if it is for the latest request.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         ResinSearchBox(environment)
@@ -136,14 +136,16 @@ struct Answered: Action {
 /// Resin's search box.
 final class ResinSearchBox: SearchBox {
     private let store = Store(initialState: SearchState(), scheduler: TestScheduler())
-    private var throttle: Throttle?
+    private var throttle: Pacer<String>?
     private var inFlight: [Connection] = []
     private var connection: Connection?
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
         let store = store
-        throttle = Throttle(scheduler: environment.scheduler) { [unowned self] query in
+        throttle = Pacer(.throttle(latest: true), pause: SearchBoxRules.pause, scheduler: environment.scheduler) {
+            [unowned self] query in
+            guard query != store.state.value.latestRequest else { return }  // no repeats
             store.dispatch(Requested(query: query))
             inFlight.append(environment.backend.search(query) { store.dispatch(Answered(query: query, results: $0)) })
         }
@@ -155,7 +157,7 @@ final class ResinSearchBox: SearchBox {
                 if answer.query == state.latestRequest { state.results = answer.results }
             })
         store.register(
-            Middleware<SearchState>.on(Typed.self) { [unowned self] typed, _ in throttle?.offer(typed.text) })
+            Middleware<SearchState>.on(Typed.self) { [unowned self] typed, _ in throttle?.send(typed.text) })
         connection = store.focus(\.results).state.observe { [unowned self] in shownResults = $0 }
     }
 

@@ -17,7 +17,7 @@ public struct SignalGraphAdapter: ParadigmAdapter {
     public func makeGraph() -> any CellGraph { SignalGraphCellGraph() }
 
     /// The search box as two editable value storages, the query and the results, each with a
-    /// state handler: the query's feeds the shared throttle (SignalGraph has no time), the
+    /// state handler: the query's feeds ReactiveCore's `Pacer` (SignalGraph has no time), the
     /// latest request's answer sets the results, whose handler shows them.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         SignalGraphSearchBox(environment)

@@ -17,8 +17,8 @@ public struct SignalsAdapter: ParadigmAdapter {
     public func makeGraph() -> any CellGraph { SignalsCellGraph() }
 
     /// The search box as two `Property`s, the query and the results, with `noDispatch()`
-    /// chains: the query's chain feeds the shared throttle (Signals' `throttle` is leading-edge
-    /// only, so it would drop the last query typed); the results' chain shows them.
+    /// chains: the query's chain throttles with `throttle(pause:latest:)` (the leading-edge
+    /// `throttle(pause:)` would drop the last query typed); the results' chain shows them.
     public func makeSearchBox(in environment: SearchEnvironment) -> any SearchBox {
         SignalsSearchBox(environment)
     }
@@ -123,10 +123,13 @@ final class SignalsSearchBox: SearchBox {
         let results = results
         search = ThrottledSearch(environment) { results.value = $0 }
         // One thread, chains inline on it: `IsolatedSink`'s contract.
-        let offer = IsolatedSink<String> { [unowned self] in search?.offer($0) }
+        let send = IsolatedSink<String> { [unowned self] in search?.send($0) }
         let show = IsolatedSink<[String]> { [unowned self] in shownResults = $0 }
         // discard(first: 1): the chain first receives the current query (replay), not a keystroke.
-        query.didSet.noDispatch().discard(first: 1).then { offer($0) }.append(to: chains)
+        // The throttle's trailing queries come from the scheduler's work: on this thread too.
+        query.didSet.noDispatch().discard(first: 1)
+            .throttle(pause: SearchBoxRules.pause, latest: true, scheduler: environment.scheduler)
+            .then { send($0) }.append(to: chains)
         results.didSet.noDispatch().then { show($0) }.append(to: chains)
     }
 
