@@ -56,9 +56,8 @@ public final class CycleLoop<Program: SinkSourceConverting> {
     private let models = EventSubject<Program.DriverModels>()
     private let pairs = EventSubject<(Program.DriverEvent, Program.DriverModels)>()
     private var connections: [Connection] = []
-    private var queue: [Program.DriverEvent] = []
-    private var queueHead = 0
-    private var isBusy = true
+    /// The events waiting while one is processed: ReactiveCore's FIFO, never-nested queue.
+    private let events = SerialQueue<Program.DriverEvent>()
 
     /// The models after the last event.
     public private(set) var currentModels: Program.DriverModels
@@ -70,49 +69,43 @@ public final class CycleLoop<Program: SinkSourceConverting> {
     public init(program: Program) {
         let (startEvent, startModels) = program.start()
         currentModels = startModels
-        connections.append(
-            program.effectsFrom(events: pairs.stream).subscribe { [unowned self] newModels in
-                currentModels = newModels
-                models.send(newModels)
-            })
-        // Drivers wired here may report at once (a session read from disk): those events wait.
-        connections.append(program.eventsFrom(effects: models.stream).subscribe { [unowned self] in receive($0) })
-        models.send(startModels)
-        queue.insert(startEvent, at: queueHead)
-        isBusy = false
-        drainQueue()
+        // Wiring runs as the first item of the queue: drivers wired here may report at once
+        // (a session read from disk), and those events wait behind the start event.
+        _ = events.runIfIdle(
+            { [unowned self] in
+                connections.append(
+                    program.effectsFrom(events: pairs.stream).subscribe { [unowned self] newModels in
+                        currentModels = newModels
+                        models.send(newModels)
+                    })
+                connections.append(
+                    program.eventsFrom(effects: models.stream).subscribe { [unowned self] in receive($0) })
+                models.send(startModels)
+                process(startEvent)
+            }, then: process)
     }
 
     /// Feeds `event` to the loop as a driver would; it is processed after the queued ones.
+    /// After ``dispose()``, events are ignored.
     public func receive(_ event: Program.DriverEvent) {
-        queue.append(event)
-        drainQueue()
+        events.submit(event, process)
     }
 
-    /// Tears down every driver (their subscriptions end) and the loop's wiring.
+    /// Tears down every driver (their subscriptions end) and the loop's wiring; events still
+    /// queued are dropped.
     public func dispose() {
         let connections = connections
         self.connections = []
         for connection in connections.reversed() { connection.disconnect() }
-        queue.removeAll()
-        queueHead = 0
     }
 
     /// Whether ``dispose()`` has been called.
     public var isDisposed: Bool { connections.isEmpty }
 
-    private func drainQueue() {
-        guard !isBusy else { return }
-        isBusy = true
-        defer { isBusy = false }
-        while queueHead < queue.count {
-            let event = queue[queueHead]
-            queueHead += 1
-            processedEvents += 1
-            pairs.send((event, currentModels))
-        }
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
+    private func process(_ event: Program.DriverEvent) {
+        guard !isDisposed else { return }
+        processedEvents += 1
+        pairs.send((event, currentModels))
     }
 
     deinit {
