@@ -48,8 +48,11 @@ let package = Package(
         .target(name: "Signals", dependencies: ["ReactiveCore"]),
 
         // The shared scenarios and each paradigm's adapter. Used by the shared test
-        // suite and by the `paradigms` tour; not a product.
-        .target(name: "Scenarios", dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals", "SignalGraph", "Cycle"]),
+        // suite and by the `paradigms` tour; not a product, so it lives with the examples.
+        .target(
+            name: "Scenarios",
+            dependencies: ["ReactiveCore", "Glue", "Incremental", "Resin", "Signals", "SignalGraph", "Cycle"],
+            path: "Examples/Scenarios"),
 
         // The front door: `swift run paradigms`.
         .executableTarget(
@@ -65,9 +68,10 @@ let package = Package(
 
         // The Cycle seed's network / screen / session program.
         .executableTarget(
-            name: "CycleDownload", dependencies: ["Cycle", "TestSupport"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
+            name: "CycleDownload", dependencies: ["Cycle"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
 
-        // What the side-by-side examples share: their command line.
+        // What the examples share: their command line, and a loopback HTTP server. Examples
+        // never link Testing.
         .target(name: "ExampleSupport", path: "Examples/Support"),
 
         // The same counter with undo in every paradigm.
@@ -88,7 +92,7 @@ let package = Package(
 
         // Search as you type in every paradigm, against a server on 127.0.0.1.
         .executableTarget(
-            name: "SearchAsYouType", dependencies: ["Scenarios", "ReactiveCore", "TestSupport", "ExampleSupport"],
+            name: "SearchAsYouType", dependencies: ["Scenarios", "ReactiveCore", "ExampleSupport"],
             path: "Examples/SearchAsYouType", exclude: ["Scripts"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
@@ -100,7 +104,7 @@ let package = Package(
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
-        .testTarget(name: "CycleTests", dependencies: ["Cycle", "TestSupport"]),
+        .testTarget(name: "CycleTests", dependencies: ["Cycle", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),
     ],

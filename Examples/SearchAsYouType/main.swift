@@ -12,7 +12,6 @@ import ExampleSupport
 import Foundation
 import ReactiveCore
 import Scenarios
-import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -195,3 +195,56 @@ struct HarnessTests {
         #expect(!screen.isWired && scheduler.pendingCount == 0)
     }
 }
+
+/// A program whose one driver, on rendering a model of 100 or more, reports two events and
+/// then disposes the loop.
+private struct Disposing: SinkSourceConverting {
+    final class Driver {
+        var loop: (() -> Void)?
+        var rendered: [Int] = []
+    }
+    let driver: Driver
+
+    func eventsFrom(effects: EventStream<Int>) -> EventStream<Int> {
+        let driver = driver
+        return EventStream { report in
+            effects.subscribe { count in
+                driver.rendered.append(count)
+                guard count >= 100 else { return }
+                report(1)
+                report(2)
+                driver.loop?()
+            }
+        }
+    }
+
+    func effectsFrom(events: EventStream<(Int, Int)>) -> EventStream<Int> {
+        events.map { event, count in count + 1 + event }
+    }
+
+    func start() -> (Int, Int) { (0, 0) }
+}
+
+@Suite("Cycle loop: disposal during a delivery")
+struct LoopDisposalTests {
+    @Test("a driver that disposes the loop while rendering stops it: the events it queued are dropped")
+    func disposeDuringDelivery() {
+        let driver = Disposing.Driver()
+        weak var weakLoop: CycleLoop<Disposing>?
+        do {
+            let loop = CycleLoop(program: Disposing(driver: driver))
+            weakLoop = loop
+            driver.loop = { [unowned loop] in loop.dispose() }
+            #expect(loop.processedEvents == 1)
+            loop.receive(100)
+            #expect(loop.isDisposed)
+            #expect(loop.processedEvents == 2)
+            #expect(loop.currentModels == 102)
+            loop.receive(30)
+            #expect(loop.processedEvents == 2)
+        }
+        #expect(driver.rendered == [0, 1, 102])
+        driver.loop = nil
+        #expect(weakLoop == nil)
+    }
+}

@@ -1,6 +1,6 @@
+import ExampleSupport
 import Foundation
 import ReactiveCore
-import TestSupport
 
 /// The HTTP driver's test server on 127.0.0.1: `/hello` answers 200 "hi", `/missing` answers
 /// 404, `/silent` never answers, `/garbage` answers bytes that are not HTTP, `/close` closes the

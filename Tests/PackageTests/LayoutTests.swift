@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Keeps the layout the architecture document promises: `Sources/` holds only what ships,
+/// examples never link the test libraries, and every module's semantics article has the same
+/// sections in the same order.
+@Suite("Package layout")
+struct LayoutTests {
+    static let root = MisuseCatalogueTests.root
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: root.appending(path: path), encoding: .utf8)
+    }
+
+    static func folders(under path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root.appending(path: path).path)
+            .filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test("every folder in Sources is a library product")
+    func sourcesShip() throws {
+        let manifest = try Self.read("Package.swift")
+        let libraries = Set(
+            manifest.matches(of: /\.library\(name: "([A-Za-z]+)"/).map { String($0.output.1) })
+        let folders = try Self.folders(under: "Sources")
+        #expect(!folders.isEmpty)
+        for folder in folders {
+            #expect(libraries.contains(folder), "Sources/\(folder) is not a library product; move it under Examples/")
+        }
+    }
+
+    @Test("no example imports Testing, XCTest or the tests' support")
+    func examplesDoNotLinkTesting() throws {
+        let files = try MisuseCatalogueTests.swiftFiles(under: "Examples")
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for module in ["Testing", "XCTest", "TestSupport"] {
+                #expect(!text.contains("import \(module)\n"), "\(file.lastPathComponent) imports \(module)")
+            }
+        }
+    }
+
+    /// The sections every semantics article has, in this order (ARCHITECTURE.md).
+    static let sections = [
+        "Overview", "Order", "Reentrancy", "Lifetime", "Isolation and threading", "Equality", "Misuse", "Time",
+        "Cost",
+    ]
+
+    @Test("every module's semantics article has the same sections in the same order")
+    func semanticsSections() throws {
+        let modules = try Self.folders(under: "Sources")
+        #expect(modules.count >= 7)
+        for module in modules {
+            guard
+                let text = try? Self.read("Sources/\(module)/\(module).docc/Semantics.md")
+            else {
+                // ResinTesting is documented in Resin's catalog.
+                #expect(module == "ResinTesting", "Sources/\(module) has no Semantics.md")
+                continue
+            }
+            let headings = text.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
+            #expect(headings == Self.sections, "\(module): \(headings)")
+        }
+    }
+
+    @Test("the README and the DocC articles quote no measured time or ratio: those live in RESULTS.md")
+    func noFiguresInDocs() throws {
+        var articles = ["README.md"]
+        for top in ["Sources", "Examples"] {
+            for module in try Self.folders(under: top) {
+                guard let catalog = try? Self.folders(under: "\(top)/\(module)").first(where: { $0.hasSuffix(".docc") })
+                else { continue }
+                articles += try Self.folders(under: "\(top)/\(module)/\(catalog)").filter { $0.hasSuffix(".md") }
+                    .map { "\(top)/\(module)/\(catalog)/\($0)" }
+            }
+        }
+        #expect(articles.count > 15)
+        for article in articles {
+            let text = try Self.read(article)
+            for match in text.matches(of: /[0-9](\.[0-9]+)? ?(ns|µs)\b|[0-9]×/) {
+                Issue.record("\(article) quotes a figure: \"\(text[match.range])\"; cite Benchmarks/RESULTS.md instead")
+            }
+        }
+    }
+}
