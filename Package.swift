@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // One package, one library product per paradigm, no package dependencies.
 // Module map and dependency rules: ARCHITECTURE.md.
@@ -7,6 +7,10 @@ import PackageDescription
 
 let package = Package(
     name: "swift-paradigms",
+    // The APIs need Swift 6.2 (`weak let`, exit tests in the test suite) and, on Apple
+    // platforms, the releases that ship Swift 6's concurrency runtime, `Duration` and
+    // Synchronization. Linux needs no declaration.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
         .library(name: "SignalGraph", targets: ["SignalGraph"]),

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The benchmarks live in their own package so that the root package has no dependencies.
 // Run everything and write RESULTS.md and results.svg: `./run` (see README.md).
 
