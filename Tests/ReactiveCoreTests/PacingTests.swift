@@ -246,6 +246,25 @@ struct PacingTests {
         #expect(debounced == [3])
     }
 
+    @Test("no-ops: cancelling an idle pacer changes nothing; equal values are paced like any others")
+    func noOps() {
+        let scheduler = TestScheduler()
+        var passed: [Int] = []
+        let pacer = Pacer<Int>(.throttle(latest: true), pause: .seconds(1), scheduler: scheduler) { passed.append($0) }
+        pacer.cancel()
+        #expect(!pacer.isPacing && scheduler.pendingCount == 0)
+        // The machine never compares values: a repeat is held and passes like a new one.
+        pacer.send(7)
+        pacer.send(7)
+        scheduler.advance(by: .seconds(1))
+        #expect(passed == [7, 7])
+        scheduler.advance(by: .seconds(1))
+        #expect(!pacer.isPacing && scheduler.pendingCount == 0)
+        pacer.cancel()
+        pacer.send(8)
+        #expect(passed == [7, 7, 8])
+    }
+
     @Test("a negative pause is a precondition failure")
     func negativePause() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

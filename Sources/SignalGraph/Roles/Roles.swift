@@ -74,6 +74,23 @@ public final class SensorRegistration {
 
     /// Whether the sensor is registered on an emitter.
     public var isRegistered: Bool { emitter != nil }
+
+    /// Records that the sensor is now registered on `emitter`; every emitter calls this when
+    /// it registers a sensor.
+    func attach(to emitter: AnyObject) {
+        assert(
+            !isRegistered,
+            "SignalGraph: a sensor was registered on a second emitter; a sensor observes one emitter at a time: deregister it first"
+        )
+        self.emitter = emitter
+    }
+
+    /// Checks, as an emitter starts deregistering the sensor, that it is registered there.
+    func checkAttached(to emitter: AnyObject) {
+        assert(
+            self.emitter === emitter,
+            "SignalGraph: deregistering a sensor that is not registered on this emitter")
+    }
 }
 
 extension Emitter {

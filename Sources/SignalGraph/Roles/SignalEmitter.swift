@@ -68,16 +68,10 @@ public final class SignalEmitter<Signal>: Emitter {
     private func process(_ item: Work) {
         switch item {
         case .register(let sensor):
-            assert(
-                !sensor.registration.isRegistered,
-                "SignalGraph: a sensor was registered on a second emitter; a sensor observes one emitter at a time: deregister it first"
-            )
-            sensor.registration.emitter = self
+            sensor.registration.attach(to: self)
             entries.append(Entry(sensor: sensor, identity: ObjectIdentifier(sensor)))
         case .deregister(let sensor):
-            assert(
-                sensor.registration.emitter === self,
-                "SignalGraph: deregistering a sensor that is not registered on this emitter")
+            sensor.registration.checkAttached(to: self)
             let identity = ObjectIdentifier(sensor)
             entries.removeAll { $0.identity == identity }
             sensor.registration.emitter = nil

@@ -109,17 +109,11 @@ final class StateChannel<Snapshot, Transition> {
     private func process(_ item: Work) {
         switch item {
         case .register(let sensor):
-            assert(
-                !sensor.registration.isRegistered,
-                "SignalGraph: a sensor was registered on a second emitter; a sensor observes one emitter at a time: deregister it first"
-            )
-            sensor.registration.emitter = self
+            sensor.registration.attach(to: self)
             entries.append(Entry(sensor: sensor, identity: ObjectIdentifier(sensor), since: published))
             sensor.sense(.initiation(current()))
         case .deregister(let sensor):
-            assert(
-                sensor.registration.emitter === self,
-                "SignalGraph: deregistering a sensor that is not registered on this emitter")
+            sensor.registration.checkAttached(to: self)
             let identity = ObjectIdentifier(sensor)
             if let index = entries.firstIndex(where: { $0.identity == identity }) {
                 // The waiting changes this sensor has not seen, so that the termination's
