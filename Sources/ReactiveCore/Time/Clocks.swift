@@ -1,0 +1,179 @@
+/// A `Clock` that reads and sleeps on a ``Scheduler``: the way from the package's schedulers
+/// to Swift concurrency.
+///
+/// Code written against `any Clock<Duration>` (an effect that debounces with
+/// `clock.sleep(for:)`, a driver that polls) runs on real time with a
+/// ``DispatchScheduler``'s clock and on virtual time with a ``TestScheduler``, which is a
+/// `Clock` itself:
+///
+/// ```swift
+/// func poll(clock: some Clock<Duration>) async throws {
+///     while true {
+///         try await clock.sleep(for: .seconds(5))
+///         refresh()
+///     }
+/// }
+/// try await poll(clock: DispatchScheduler(queue: .global()).clock)
+/// ```
+///
+/// ## Sleeping
+///
+/// A sleep schedules its wake-up on the scheduler at the deadline and suspends; the
+/// scheduler resumes it when the deadline's work runs (for a ``TestScheduler``, during an
+/// advance). A deadline that is not in the future returns at once. Cancelling the sleeping
+/// task cancels the scheduled work and throws `CancellationError`, as `Task.sleep` does;
+/// a task already cancelled throws before scheduling anything. `tolerance` is ignored: the
+/// scheduler runs work at its instant.
+public struct SchedulerClock<Base: Scheduler>: Clock {
+    /// The scheduler this clock reads and sleeps on.
+    public let scheduler: Base
+
+    /// A clock on `scheduler`'s time.
+    public init(_ scheduler: Base) {
+        self.scheduler = scheduler
+    }
+
+    /// The scheduler's current time.
+    public var now: SchedulerInstant { scheduler.now }
+
+    /// The smallest step the clock resolves: one nanosecond, the package's unit of time.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Suspends until the scheduler reaches `deadline`, or throws `CancellationError` if the
+    /// task is cancelled first.
+    public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
+        try await sleepOnScheduler(scheduler, until: deadline)
+    }
+}
+
+extension Scheduler {
+    /// This scheduler as a Swift `Clock`: `now` is the scheduler's time and sleeping waits
+    /// for work scheduled at the deadline. See ``SchedulerClock``.
+    public var clock: SchedulerClock<Self> { SchedulerClock(self) }
+}
+
+/// A ``TestScheduler`` is a `Clock` on its own virtual time, so code that sleeps on an
+/// injected `some Clock<Duration>` can be tested without waiting.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let task = Task { try await scheduler.sleep(for: .seconds(1)); print("woke") }
+/// await scheduler.advanceTasks(by: .seconds(1))   // prints "woke", at once
+/// ```
+///
+/// A sleep schedules its wake-up like any other work (it counts in ``pendingCount`` and
+/// runs in order with other work due at the same instant) and resumes when an advance
+/// reaches it. Because the sleeping task resumes on its own executor, use
+/// ``advanceTasks(by:maximumYields:)`` rather than ``advance(by:)`` when tasks sleep on the
+/// scheduler: it lets them run between steps. The rules of ``SchedulerClock`` apply.
+extension TestScheduler: Clock {
+    /// The scheduler's virtual instants.
+    public typealias Instant = SchedulerInstant
+
+    /// The smallest step the clock resolves: one nanosecond, the package's unit of time.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Suspends until an advance reaches `deadline`, or throws `CancellationError` if the
+    /// task is cancelled first.
+    public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
+        try await sleepOnScheduler(self, until: deadline)
+    }
+
+    /// Moves time forward by `duration` like ``advance(by:)``, letting tasks that sleep on
+    /// the scheduler (or wait on work it runs) take their turn between steps.
+    ///
+    /// Before moving time, and again after each instant at which work ran, the caller
+    /// yields to other tasks, so that a task woken at one instant can schedule its next
+    /// sleep before time moves past it. The first wait ends as soon as work is scheduled
+    /// (a task that is about to sleep has done so) or after `maximumYields` yields; later
+    /// waits yield `maximumYields` times. Yielding never sleeps, but whether another task
+    /// has run by then is up to the executors: tasks on the caller's actor always have;
+    /// tasks on the global executor almost always have, as with every virtual clock for
+    /// Swift concurrency.
+    ///
+    /// - Precondition: `duration` is not negative; no other advance is under way.
+    public func advanceTasks(by duration: Duration = .zero, maximumYields: Int = 100) async {
+        precondition(
+            duration >= .zero,
+            "TestScheduler.advanceTasks(by:) cannot move time backwards (by \(duration))")
+        let deadline = now + duration
+        var yields = 0
+        while pendingCount == 0 && yields < maximumYields {
+            await Task.yield()
+            yields += 1
+        }
+        while let next = nextInstant, next <= deadline {
+            advance(to: next)
+            for _ in 0..<maximumYields { await Task.yield() }
+        }
+        advance(to: deadline)
+    }
+}
+
+/// Sleeps on `scheduler` until `deadline`: the work of ``SchedulerClock`` and of
+/// ``TestScheduler``'s `Clock` conformance.
+func sleepOnScheduler(_ scheduler: some Scheduler, until deadline: SchedulerInstant) async throws {
+    try Task.checkCancellation()
+    guard deadline > scheduler.now else { return }
+    let sleeper = Sleeper()
+    try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            guard sleeper.start(continuation) else { return }
+            let wake = scheduler.schedule(at: deadline) { sleeper.finish(with: .success(())) }
+            sleeper.keep(wake)
+        }
+    } onCancel: {
+        sleeper.finish(with: .failure(CancellationError()))
+    }
+}
+
+/// One sleep's state: its continuation until it resumes, and the scheduled wake-up until it
+/// runs or is cancelled. Whichever of the wake-up and cancellation comes first resumes the
+/// continuation; the other finds nothing to do.
+private final class Sleeper: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var wake: Connection?
+        var isCancelled = false
+        var isFinished = false
+    }
+
+    private let state = LockedState(State())
+
+    /// Stores the continuation; `false` (and the continuation thrown into) if the task was
+    /// cancelled before it suspended.
+    func start(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
+        let cancelled = state.withLock { state -> Bool in
+            if state.isCancelled { return true }
+            state.continuation = continuation
+            return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    /// Keeps the scheduled wake-up so that cancellation can cancel it; disconnects it at
+    /// once if the sleep already ended.
+    func keep(_ wake: Connection) {
+        let finished = state.withLock { state -> Bool in
+            if state.isFinished { return true }
+            state.wake = wake
+            return false
+        }
+        if finished { wake.disconnect() }
+    }
+
+    /// Resumes the continuation with `result`, once; cancels the wake-up.
+    func finish(with result: Result<Void, any Error>) {
+        let (continuation, wake) = state.withLock {
+            state -> (CheckedContinuation<Void, any Error>?, Connection?) in
+            if case .failure = result { state.isCancelled = true }
+            guard !state.isFinished, let continuation = state.continuation else { return (nil, nil) }
+            state.isFinished = true
+            defer { (state.continuation, state.wake) = (nil, nil) }
+            return (continuation, state.wake)
+        }
+        wake?.disconnect()
+        continuation?.resume(with: result)
+    }
+}

@@ -1,0 +1,182 @@
+import TestSupport
+import Testing
+
+@testable import ReactiveCore
+
+/// Waits, by yielding (never sleeping), until `condition` holds; `false` if it never does.
+func eventually(_ condition: () -> Bool, yields: Int = 100_000) async -> Bool {
+    for _ in 0..<yields {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+@Suite("Clocks")
+struct ClockTests {
+    @Test("a TestScheduler is a Clock: a sleep ends when an advance reaches its deadline")
+    func testSchedulerSleeps() async throws {
+        let scheduler = TestScheduler()
+        let log = Log<SchedulerInstant>()
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(1))
+            log.append(scheduler.now)
+        }
+        await scheduler.advanceTasks(by: .milliseconds(999))
+        #expect(log.all.isEmpty)
+        #expect(scheduler.pendingCount == 1)
+        await scheduler.advanceTasks(by: .milliseconds(1))
+        try await task.value
+        #expect(log.all == [.zero + .seconds(1)])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("a task that sleeps in a loop wakes at each deadline within one advanceTasks")
+    func loopOfSleeps() async throws {
+        let scheduler = TestScheduler()
+        let log = Log<SchedulerInstant>()
+        let task = Task {
+            for _ in 0..<3 {
+                try await scheduler.sleep(for: .seconds(1))
+                log.append(scheduler.now)
+            }
+        }
+        await scheduler.advanceTasks(by: .seconds(3))
+        try await task.value
+        #expect(log.all == [1, 2, 3].map { .zero + .seconds($0) })
+        #expect(scheduler.now == .zero + .seconds(3))
+    }
+
+    @Test("cancelling a sleeping task throws CancellationError and cancels its wake-up")
+    func cancelSleep() async {
+        let scheduler = TestScheduler()
+        let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+        #expect(await eventually { scheduler.pendingCount == 1 })
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(by: .seconds(2))
+    }
+
+    @Test("a task cancelled before it sleeps throws at once and schedules nothing")
+    func cancelledBeforeSleeping() async {
+        let scheduler = TestScheduler()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scheduler.sleep(for: .seconds(1))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("a deadline that is not in the future returns at once (no-op)")
+    func pastDeadline() async throws {
+        let scheduler = TestScheduler(now: .zero + .seconds(5))
+        try await scheduler.sleep(until: .zero + .seconds(5))
+        try await scheduler.sleep(for: .zero)
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.now == .zero + .seconds(5))
+    }
+
+    @Test("any scheduler's clock reads its time and sleeps on its work")
+    func schedulerClock() async throws {
+        let scheduler = TestScheduler()
+        let clock: any Clock<Duration> = scheduler.clock
+        let log = Log<String>()
+        let task = Task {
+            try await clock.sleep(for: .seconds(2))
+            log.append("woke")
+        }
+        await scheduler.advanceTasks(by: .seconds(1))
+        #expect(log.all.isEmpty)
+        await scheduler.advanceTasks(by: .seconds(1))
+        try await task.value
+        #expect(log.all == ["woke"])
+        #expect(scheduler.clock.now == scheduler.now)
+        #expect(scheduler.clock.minimumResolution == .nanoseconds(1))
+    }
+
+    @Test("a ClockScheduler runs work in order of instant, FIFO at one instant, on virtual time")
+    func clockSchedulerOrder() async {
+        let clock = TestScheduler()
+        let scheduler = ClockScheduler(clock: clock)
+        let log = Log<String>()
+        let connections = [
+            scheduler.schedule(after: .seconds(2)) { log.append("c") },
+            scheduler.schedule(after: .seconds(1)) { log.append("a") },
+            scheduler.schedule(after: .seconds(1)) { log.append("b") },
+        ]
+        await clock.advanceTasks(by: .seconds(1))
+        #expect(await eventually { log.all == ["a", "b"] })
+        #expect(scheduler.now == .zero + .seconds(1))
+        await clock.advanceTasks(by: .seconds(1))
+        #expect(await eventually { log.all == ["a", "b", "c"] })
+        #expect(connections.count == 3)
+    }
+
+    @Test("work scheduled earlier than the ClockScheduler's current sleep wakes it early")
+    func clockSchedulerEarlierWork() async {
+        let clock = TestScheduler()
+        let scheduler = ClockScheduler(clock: clock)
+        let log = Log<SchedulerInstant>()
+        let late = scheduler.schedule(after: .seconds(10)) { log.append(scheduler.now) }
+        #expect(await eventually { clock.pendingCount == 1 })
+        let early = scheduler.schedule(after: .seconds(1)) { log.append(scheduler.now) }
+        await clock.advanceTasks(by: .seconds(1))
+        #expect(await eventually { log.all == [.zero + .seconds(1)] })
+        await clock.advanceTasks(by: .seconds(9))
+        #expect(await eventually { log.all.count == 2 })
+        #expect(log.all.last == .zero + .seconds(10))
+        #expect([late, early].count == 2)
+    }
+
+    @Test("cancelled ClockScheduler work does not run; the rest does")
+    func clockSchedulerCancel() async {
+        let clock = TestScheduler()
+        let scheduler = ClockScheduler(clock: clock)
+        let log = Log<String>()
+        let cancelled = scheduler.schedule(after: .seconds(1)) { log.append("cancelled") }
+        let kept = scheduler.schedule(after: .seconds(2)) { log.append("kept") }
+        cancelled.disconnect()
+        await clock.advanceTasks(by: .seconds(2))
+        #expect(await eventually { log.all == ["kept"] })
+        #expect(kept.isConnected)
+    }
+
+    @Test("ClockScheduler work scheduled from its own work runs, in order")
+    func clockSchedulerReentrant() async {
+        let clock = TestScheduler()
+        let scheduler = ClockScheduler(clock: clock)
+        let log = Log<String>()
+        let keep = Log<Connection>()
+        keep.append(
+            scheduler.schedule(after: .seconds(1)) {
+                log.append("first")
+                keep.append(scheduler.schedule(after: .zero) { log.append("now") })
+                keep.append(scheduler.schedule(after: .seconds(1)) { log.append("later") })
+            })
+        await clock.advanceTasks(by: .seconds(1))
+        #expect(await eventually { log.all == ["first", "now"] })
+        await clock.advanceTasks(by: .seconds(1))
+        #expect(await eventually { log.all == ["first", "now", "later"] })
+    }
+
+    @Test("a ClockScheduler on a real clock runs work that is due")
+    func clockSchedulerContinuous() async {
+        let scheduler = ClockScheduler(clock: ContinuousClock())
+        #expect(scheduler.now >= .zero)
+        let keep = Log<Connection>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            keep.append(scheduler.schedule(after: .zero) { continuation.resume() })
+        }
+        #expect(keep.all.count == 1)
+    }
+
+    @Test("advanceTasks(by:) with a negative duration is a precondition failure")
+    func advanceTasksBackwards() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await TestScheduler().advanceTasks(by: .seconds(-1))
+        }
+        expectStandardError(of: result, contains: "TestScheduler.advanceTasks(by:) cannot move time backwards")
+    }
+}
