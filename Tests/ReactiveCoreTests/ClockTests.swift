@@ -3,15 +3,6 @@ import Testing
 
 @testable import ReactiveCore
 
-/// Waits, by yielding (never sleeping), until `condition` holds; `false` if it never does.
-func eventually(_ condition: () -> Bool, yields: Int = 100_000) async -> Bool {
-    for _ in 0..<yields {
-        if condition() { return true }
-        await Task.yield()
-    }
-    return condition()
-}
-
 @Suite("Clocks")
 struct ClockTests {
     @Test("a TestScheduler is a Clock: a sleep ends when an advance reaches its deadline")

@@ -1,5 +1,6 @@
 import Dispatch
 import Observation
+import TestSupport
 import Testing
 
 @testable import ReactiveCore
@@ -34,36 +35,6 @@ struct Profile: Equatable {
     var tags: [String] = []
 }
 
-/// What a SwiftUI view does with Observation: evaluates its body under tracking, is marked
-/// dirty by `onChange`, and evaluates again when asked (SwiftUI's next frame).
-final class TrackedView {
-    private let body: () -> Void
-    private(set) var evaluations = 0
-    private let dirty = LockedState(false)
-
-    init(_ body: @escaping () -> Void) {
-        self.body = body
-        evaluate()
-    }
-
-    var isDirty: Bool { dirty.withLock { $0 } }
-
-    func evaluate() {
-        evaluations += 1
-        dirty.withLock { $0 = false }
-        let dirty = dirty
-        withObservationTracking(body) { dirty.withLock { $0 = true } }
-    }
-
-    /// Evaluates again if a change it tracked happened; `true` if it did.
-    @discardableResult
-    func renderIfNeeded() -> Bool {
-        guard isDirty else { return false }
-        evaluate()
-        return true
-    }
-}
-
 @Suite("ObservedValue")
 struct ObservedValueTests {
     @Test("starts from the value the source delivers on subscription, not the initial one")
@@ -80,7 +51,7 @@ struct ObservedValueTests {
         let source = ValueSource(Profile(name: "a", count: 1))
         let observed = ObservedValue(source, initial: source.value)
         var seen: [Int] = []
-        let view = TrackedView { seen.append(observed.count) }
+        let view = ViewEvaluation { seen.append(observed.count) }
         source.send(Profile(name: "b", count: 1))
         #expect(!view.renderIfNeeded())
         source.send(Profile(name: "b", count: 2))
@@ -90,7 +61,7 @@ struct ObservedValueTests {
         source.send(Profile(name: "c", count: 3))
         source.send(Profile(name: "c", count: 4))
         #expect(view.renderIfNeeded())
-        #expect(view.evaluations == 3)
+        #expect(view.count == 3)
         #expect(seen == [1, 2, 4])
     }
 
@@ -98,8 +69,8 @@ struct ObservedValueTests {
     func wholeAndNested() {
         let source = ValueSource(Profile(name: "a", count: 1))
         let observed = ObservedValue(source, initial: source.value)
-        let whole = TrackedView { _ = observed.value }
-        let nested = TrackedView { _ = observed[\.name.count] }
+        let whole = ViewEvaluation { _ = observed.value }
+        let nested = ViewEvaluation { _ = observed[\.name.count] }
         source.send(Profile(name: "b", count: 1))
         #expect(whole.renderIfNeeded())
         #expect(!nested.renderIfNeeded())
@@ -113,7 +84,7 @@ struct ObservedValueTests {
         let source = ValueSource(Profile(name: "a", count: 1))
         let observed = ObservedValue(source, initial: source.value)
         let before = observed.changeCount
-        let view = TrackedView { _ = observed.value }
+        let view = ViewEvaluation { _ = observed.value }
         for _ in 0..<3 { source.send(Profile(name: "a", count: 1)) }
         #expect(!view.renderIfNeeded())
         #expect(observed.changeCount == before)
@@ -126,7 +97,7 @@ struct ObservedValueTests {
         let node = Node()
         let nodes = ValueSource(node)
         let observedNode = ObservedValue(nodes, initial: node)
-        let nodeView = TrackedView { _ = observedNode.value }
+        let nodeView = ViewEvaluation { _ = observedNode.value }
         nodes.send(node)
         #expect(!nodeView.renderIfNeeded())
         nodes.send(Node())
@@ -134,8 +105,8 @@ struct ObservedValueTests {
 
         let opaques = ValueSource(Opaque(id: 1))
         let observedOpaque = ObservedValue(opaques, initial: Opaque(id: 0))
-        let opaqueView = TrackedView { _ = observedOpaque.value }
-        let memberView = TrackedView { _ = observedOpaque.id }
+        let opaqueView = ViewEvaluation { _ = observedOpaque.value }
+        let memberView = ViewEvaluation { _ = observedOpaque.id }
         opaques.send(Opaque(id: 1))
         // The whole value cannot be compared, so it changed; its `Int` member did not.
         #expect(opaqueView.renderIfNeeded())
@@ -178,9 +149,9 @@ struct ObservedValueTests {
         do {
             let observed = ObservedValue(source, initial: source.value)
             weakObserved = observed
-            let view = TrackedView { _ = observed.count }
+            let view = ViewEvaluation { _ = observed.count }
             #expect(source.subscriberCount == 1)
-            #expect(view.evaluations == 1)
+            #expect(view.count == 1)
         }
         #expect(weakObserved == nil)
         #expect(source.subscriberCount == 0)

@@ -102,6 +102,13 @@ public final class CycleLoop<Program: SinkSourceConverting> {
     /// Whether ``dispose()`` has been called.
     public var isDisposed: Bool { connections.isEmpty }
 
+    /// The models after each event, as the drivers receive them; nothing on subscription
+    /// (``currentModels`` is the value now). Subscribing does not keep the loop alive, and a
+    /// disposed loop sends nothing.
+    public var modelChanges: EventStream<Program.DriverModels> {
+        models.stream
+    }
+
     private func process(_ event: Program.DriverEvent) {
         guard !isDisposed else { return }
         processedEvents += 1

@@ -4,6 +4,8 @@ class Engine {
     let graph = Graph()
     private var reducers: [ObjectIdentifier: [(node: FocusNode, apply: (any Action) -> Void)]] = [:]
     private var middlewares: [(any Action) -> MiddlewareDecision] = []
+    /// What runs once an action has been processed, before the next one (logging).
+    private var afterAction: [(any Action) -> Void] = []
     /// Actions dispatched while one is being processed wait here, in order.
     private let actions = SerialQueue<any Action>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
@@ -38,6 +40,10 @@ class Engine {
         middlewares.append(middleware)
     }
 
+    func registerAfterAction(_ body: @escaping (any Action) -> Void) {
+        afterAction.append(body)
+    }
+
     // MARK: Dispatch
 
     /// Queues `action`; if no action is being processed, processes the queue in order.
@@ -47,6 +53,11 @@ class Engine {
 
     private func process(_ action: any Action) {
         var action = action
+        defer {
+            if !afterAction.isEmpty {
+                for body in afterAction { body(action) }
+            }
+        }
         var handled = false
         for middleware in middlewares {
             switch middleware(action) {

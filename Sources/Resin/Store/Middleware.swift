@@ -19,10 +19,22 @@
 /// one left it. It never changes state itself.
 public struct Middleware<State> {
     let handle: (any Action, MiddlewareContext<State>) -> MiddlewareDecision
+    /// Runs after every action has been processed (the reducers ran and the state
+    /// propagated, or the action was swallowed or unhandled), before the next one.
+    let after: ((any Action, MiddlewareContext<State>) -> Void)?
 
     /// Middleware that decides what happens to each action.
     public init(_ handle: @escaping (any Action, MiddlewareContext<State>) -> MiddlewareDecision) {
         self.handle = handle
+        after = nil
+    }
+
+    init(
+        _ handle: @escaping (any Action, MiddlewareContext<State>) -> MiddlewareDecision,
+        after: @escaping (any Action, MiddlewareContext<State>) -> Void
+    ) {
+        self.handle = handle
+        self.after = after
     }
 
     /// Middleware that runs `handle` for actions of `type` (which then count as handled)

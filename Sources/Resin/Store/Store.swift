@@ -100,6 +100,9 @@ public final class Store<State> {
         let context = MiddlewareContext(engine: engine, access: access)
         let handle = middleware.handle
         engine.register { action in handle(action, context) }
+        if let after = middleware.after {
+            engine.registerAfterAction { action in after(action, context) }
+        }
     }
 
     /// Registers everything in `parcel`: its reducers, middleware and presentation routes.
