@@ -1,6 +1,10 @@
 import Resin
 import Testing
 
+#if canImport(XCTest)
+    import XCTest
+#endif
+
 /// A store for tests that makes them exhaustive: every state change and every action an
 /// effect sends must be asserted, and no effect may be left running.
 ///
@@ -16,12 +20,19 @@ import Testing
 /// }
 /// ```
 ///
-/// ``send(_:_:sourceLocation:)`` dispatches an action and checks that the state changed
-/// exactly as the closure says (nothing more, nothing less). `receive(_:_:sourceLocation:)`
-/// waits for the next action an effect sends, checks it, dispatches it and checks the state.
-/// ``finish(sourceLocation:)`` waits for the effects still running and records an issue for
-/// each action nobody received and each effect that does not finish. Failures are recorded
-/// with Swift Testing's `Issue.record` at the calling line.
+/// ``send(_:_:fileID:filePath:line:column:)`` dispatches an action and checks that the
+/// state changed exactly as the closure says (nothing more, nothing less).
+/// `receive(_:_:fileID:filePath:line:column:)` waits for the next action an effect sends,
+/// checks it, dispatches it and checks the state. ``finish(fileID:filePath:line:column:)``
+/// waits for the effects still running and records an issue for each action nobody
+/// received and each effect that does not finish.
+///
+/// A failure shows only the parts of the state that differ (a ``StateDiff``), and is
+/// recorded at the calling line: with Swift Testing's `Issue.record` inside a Swift Testing
+/// test, with `XCTFail` inside an XCTest test case.
+///
+/// Set ``exhaustivity`` to ``Exhaustivity/off`` to assert only what a test cares about
+/// (see <doc:TestStoreSemantics>).
 ///
 /// Effects' actions are taken only when the test asks, so the test decides the order.
 /// Waiting never sleeps: it yields to the effects' tasks a bounded number of times.
@@ -29,6 +40,9 @@ public final class TestStore<State: Equatable> {
     /// The store under test.
     public let store: Store<State>
     private let maximumYields: Int
+
+    /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
+    public var exhaustivity: Exhaustivity = .on
 
     /// A test store holding `initialState`, set up (reducers, middleware, parcels) by
     /// `setUp`.
@@ -47,60 +61,68 @@ public final class TestStore<State: Equatable> {
     /// The store's current state.
     public var state: State { store.stateForTesting }
 
-    /// Dispatches `action` and checks that the state changed exactly as `update` describes
-    /// (pass no `update` when the action must not change the state).
+    /// Dispatches `action` and checks the state after it.
+    ///
+    /// Exhaustive (``Exhaustivity/on``): `update` changes the state before the action into
+    /// the expected state after it, and the state after must equal it; pass no `update`
+    /// when the action must not change the state. Every action an effect sent must have been
+    /// received first.
+    ///
+    /// Non-exhaustive (``Exhaustivity/off``): `update` is applied to the state after the
+    /// action and must change nothing, so it asserts only what it sets (write absolute
+    /// values: `$0.count = 2`, not `$0.count += 1`). Actions effects sent and the test did
+    /// not receive are dispatched first, in order.
     public func send(
         _ action: some Action, _ update: (inout State) -> Void = { _ in },
-        sourceLocation: SourceLocation = #_sourceLocation
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         if store.hasWaitingEffectActions {
-            Issue.record(
-                "Received actions from effects must be asserted with receive before sending \(action)",
-                sourceLocation: sourceLocation)
+            switch exhaustivity {
+            case .on:
+                location.record("Received actions from effects must be asserted with receive before sending \(action)")
+            case .off:
+                for skipped in store.takeWaitingEffectActions() { store.dispatch(skipped) }
+            }
         }
-        var expected = state
-        update(&expected)
+        let before = state
         store.dispatch(action)
-        check(expected, after: "\(action)", sourceLocation)
+        check(before: before, update, after: "\(action)", location)
     }
 
     /// Waits for the next action an effect sends, checks that it equals `expected`,
-    /// dispatches it and checks that the state changed exactly as `update` describes.
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    ///
+    /// Non-exhaustive, actions before the expected one are dispatched and skipped.
     public func receive<Expected: Action & Equatable>(
         _ expected: Expected, _ update: (inout State) -> Void = { _ in },
-        sourceLocation: SourceLocation = #_sourceLocation
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        guard let action = await nextEffectAction(sourceLocation) else { return }
-        guard let received = action as? Expected, received == expected else {
-            Issue.record("Expected to receive \(expected), received \(action)", sourceLocation: sourceLocation)
-            return
-        }
-        var expectedState = state
-        update(&expectedState)
-        store.dispatch(received)
-        check(expectedState, after: "\(received)", sourceLocation)
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(
+            describing: "\(expected)", matching: { ($0 as? Expected) == expected }, update, location)
     }
 
     /// Waits for the next action an effect sends, checks that it has type `type`,
-    /// dispatches it and checks that the state changed exactly as `update` describes.
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    ///
+    /// Non-exhaustive, actions before one of that type are dispatched and skipped.
     public func receive<Expected: Action>(
         _ type: Expected.Type, _ update: (inout State) -> Void = { _ in },
-        sourceLocation: SourceLocation = #_sourceLocation
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        guard let action = await nextEffectAction(sourceLocation) else { return }
-        guard let received = action as? Expected else {
-            Issue.record("Expected to receive a \(Expected.self), received \(action)", sourceLocation: sourceLocation)
-            return
-        }
-        var expectedState = state
-        update(&expectedState)
-        store.dispatch(received)
-        check(expectedState, after: "\(received)", sourceLocation)
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(describing: "a \(Expected.self)", matching: { $0 is Expected }, update, location)
     }
 
-    /// Waits for the effects still running; records an issue for every action they send
-    /// that nobody received and for every effect still running at the end.
-    public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+    /// Waits for the effects still running. Exhaustive, it records an issue for every
+    /// action they send that nobody received and for every effect still running at the end.
+    /// Non-exhaustive, it dispatches the actions nobody received and cancels nothing: effects
+    /// still running are left to the store.
+    public func finish(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         var yields = 0
         while store.runningEffectCount > 0 && yields < maximumYields {
             store.takeFinishedEffects()
@@ -109,29 +131,52 @@ public final class TestStore<State: Equatable> {
             yields += 1
         }
         store.takeFinishedEffects()
+        guard exhaustivity == .on else {
+            for action in store.takeWaitingEffectActions() { store.dispatch(action) }
+            return
+        }
         for action in store.takeWaitingEffectActions() {
-            Issue.record("An effect sent \(action), which the test did not receive", sourceLocation: sourceLocation)
+            location.record("An effect sent \(action), which the test did not receive")
         }
         if store.runningEffectCount > 0 {
-            Issue.record(
-                "\(store.runningEffectCount) effect(s) still running at the end of the test; cancel them or let them finish",
-                sourceLocation: sourceLocation)
+            location.record(
+                "\(store.runningEffectCount) effect(s) still running at the end of the test; cancel them or let them finish"
+            )
         }
     }
 
-    private func nextEffectAction(_ sourceLocation: SourceLocation) async -> (any Action)? {
+    private func receive(
+        describing expected: String, matching matches: (any Action) -> Bool, _ update: (inout State) -> Void,
+        _ location: FailureLocation
+    ) async {
+        while true {
+            guard let action = await nextEffectAction(location) else { return }
+            if matches(action) {
+                let before = state
+                store.dispatch(action)
+                check(before: before, update, after: "\(action)", location)
+                return
+            }
+            switch exhaustivity {
+            case .on:
+                location.record("Expected to receive \(expected), received \(action)")
+                return
+            case .off:
+                store.dispatch(action)
+            }
+        }
+    }
+
+    private func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
         var yields = 0
         while true {
             if let action = store.takeNextEffectAction() { return action }
             if store.runningEffectCount == 0 {
-                Issue.record(
-                    "Expected an action from an effect, but no effect is running", sourceLocation: sourceLocation)
+                location.record("Expected an action from an effect, but no effect is running")
                 return nil
             }
             if yields >= maximumYields {
-                Issue.record(
-                    "Expected an action from an effect, but none came after \(maximumYields) yields",
-                    sourceLocation: sourceLocation)
+                location.record("Expected an action from an effect, but none came after \(maximumYields) yields")
                 return nil
             }
             await Task.yield()
@@ -139,14 +184,60 @@ public final class TestStore<State: Equatable> {
         }
     }
 
-    private func check(_ expected: State, after action: String, _ sourceLocation: SourceLocation) {
+    private func check(
+        before: State, _ update: (inout State) -> Void, after action: String, _ location: FailureLocation
+    ) {
         let actual = state
+        var expected: State
+        switch exhaustivity {
+        case .on:
+            expected = before
+            update(&expected)
+        case .off:
+            expected = actual
+            update(&expected)
+        }
         guard actual != expected else { return }
-        Issue.record(
+        let diff = StateDiff(from: expected, to: actual)
+        location.record(
             """
-            State after \(action) differs from the expected state.
-            Expected: \(expected)
-              Actual: \(actual)
-            """, sourceLocation: sourceLocation)
+            State after \(action) differs from the expected state (expected → actual):
+            \(diff.isEmpty ? "  (the states are not equal, but no part of them differs)" : diff.description)
+            """)
+    }
+}
+
+/// How much of what happens a ``TestStore`` test must assert.
+public enum Exhaustivity: Equatable, Sendable {
+    /// Every state change, every action effects send, and every effect's end must be
+    /// asserted: a test states everything the feature does.
+    case on
+    /// Only what the test asserts is checked: `send` and `receive` check the parts of the
+    /// state their closures set, actions effects send may be skipped, and effects may still
+    /// run at the end. For integration tests that care about an outcome, not every step.
+    case off
+}
+
+/// Where an assertion was made, and how to report a failure there in the test framework
+/// that runs it.
+struct FailureLocation {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    /// Records `message` as a failure: an issue in a Swift Testing test, `XCTFail` in an
+    /// XCTest test case.
+    func record(_ message: String) {
+        #if canImport(XCTest)
+            if Test.current == nil {
+                XCTFail(message, file: filePath, line: line)
+                return
+            }
+        #endif
+        Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: SourceLocation(
+                fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
     }
 }
