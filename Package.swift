@@ -99,6 +99,13 @@ let package = Package(
             name: "SearchAsYouType", dependencies: ["Scenarios", "ReactiveCore", "ExampleSupport"],
             path: "Examples/SearchAsYouType", exclude: ["Scripts"]),
 
+        // One small SwiftUI view per paradigm, quoted by ReactiveCore's article "Using with
+        // SwiftUI and Swift concurrency". Compiled where SwiftUI exists; empty elsewhere.
+        .target(
+            name: "SwiftUIExamples",
+            dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals"],
+            path: "Examples/SwiftUI"),
+
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 

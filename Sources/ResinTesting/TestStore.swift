@@ -27,7 +27,7 @@ import Testing
 /// waits for the effects still running and records an issue for each action nobody
 /// received and each effect that does not finish.
 ///
-/// A failure shows only the parts of the state that differ (a ``StateDiff``), and is
+/// A failure shows only the parts of the state that differ (a `StateDiff` from Resin), and is
 /// recorded at the calling line: with Swift Testing's `Issue.record` inside a Swift Testing
 /// test, with `XCTFail` inside an XCTest test case.
 ///

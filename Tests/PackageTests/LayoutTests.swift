@@ -83,4 +83,23 @@ struct LayoutTests {
             }
         }
     }
+
+    @Test("the SwiftUI article quotes every SwiftUI example as it is in Examples/SwiftUI, and each is guarded")
+    func swiftUIArticleQuotesTheExamples() throws {
+        let article = try Self.read("Sources/ReactiveCore/ReactiveCore.docc/UsingWithSwiftUIAndConcurrency.md")
+        let examples = try Self.folders(under: "Examples/SwiftUI").filter { $0.hasSuffix(".swift") }
+        #expect(examples.count == 6, "one SwiftUI example per paradigm")
+        for example in examples {
+            let text = try Self.read("Examples/SwiftUI/\(example)")
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            while lines.last == "" { lines.removeLast() }
+            #expect(lines.first == "#if canImport(SwiftUI)" && lines.last == "#endif", "\(example) is not guarded")
+            // The file's body, one indentation level out, is what the article shows.
+            let body = lines.dropFirst().dropLast()
+                .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
+                .joined(separator: "\n")
+            let quoted = "From `Examples/SwiftUI/\(example)`:\n\n```swift\n\(body)\n```"
+            #expect(article.contains(quoted), "the article does not quote \(example) as it is")
+        }
+    }
 }

@@ -81,3 +81,26 @@ struct SignalsInteropTests {
         #expect(property.didSet.debugDescription.contains("last: x"))
     }
 }
+
+@Suite("Signals observed on a queue")
+struct SignalsObservedOnQueueTests {
+    @Test("observed(on:) takes each change when the queue runs it, in order, and is freed")
+    func observedOnMain() async {
+        let property = Property(value: 1)
+        weak var weakObserved: ObservedValue<Int>?
+        do {
+            let observed = property.observed(on: .main)
+            weakObserved = observed
+            #expect(observed.value == 1)
+            property.value = 2
+            property.value = 3
+            await drainMain()
+            #expect(observed.value == 3)
+            #expect(observed.changeCount >= 1)
+            #expect(property.didSet.connectedCount == 1)
+        }
+        await drainMain()
+        #expect(weakObserved == nil)
+        #expect(property.didSet.connectedCount == 0)
+    }
+}

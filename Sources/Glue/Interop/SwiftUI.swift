@@ -13,8 +13,8 @@
             // SwiftUI reads and writes a binding on the main actor, where this method runs and
             // where the observed value and the variable are used; nothing crosses threads.
             nonisolated(unsafe) let observed = self
-            nonisolated(unsafe) let variable = variable
-            return Binding(get: { observed.value }, set: { variable.value = $0 })
+            nonisolated(unsafe) let write: (Value) -> Void = { variable.value = $0 }
+            return Binding(get: { observed.value }, set: { write($0) })
         }
     }
 #endif

@@ -20,7 +20,7 @@ extension I {
 
 extension Input {
     /// Writes every element of `sequence` to the input, in order, each write propagating as
-    /// ``write(_:)`` does, until the sequence ends or the returned connection disconnects.
+    /// `write(_:)` does, until the sequence ends or the returned connection disconnects.
     ///
     /// ```swift
     /// let feeding = temperature.feed(from: sensor.readings)

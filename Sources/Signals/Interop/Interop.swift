@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Property {
     /// An `Observable` view of this property for Observation and SwiftUI: it starts from the
     /// current value, follows every change, and tells a view only about the members the view
@@ -59,5 +61,20 @@ extension Signal: CustomDebugStringConvertible {
     public var debugDescription: String {
         let last = fired.lastMessage.map { "last: \($0)" } ?? "no message yet"
         return "Signal<\(Message.self)>(\(last), connected: \(fired.connectedCount))"
+    }
+}
+
+extension Property {
+    /// An `Observable` view of this property that is updated on `queue`: what a SwiftUI view
+    /// should use (`observed(on: .main)`) when the property changes on other threads.
+    ///
+    /// ```swift
+    /// let reading = sensor.reading.observed(on: .main)
+    /// ```
+    ///
+    /// It starts from the current value and takes each change when `queue` runs it, in the
+    /// order the property changed.
+    public func observed(on queue: DispatchQueue) -> ObservedValue<Value> {
+        ObservedValue(didSet.dispatch(to: queue), initial: value)
     }
 }
