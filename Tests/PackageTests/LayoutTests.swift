@@ -102,4 +102,18 @@ struct LayoutTests {
             #expect(article.contains(quoted), "the article does not quote \(example) as it is")
         }
     }
+
+    @Test("the README installs the newest release in CHANGELOG.md, a semantic version")
+    func installSnippetNamesTheNewestRelease() throws {
+        let changelog = try Self.read("CHANGELOG.md")
+        let releases = changelog.matches(of: /\n## (\d+)\.(\d+)\.(\d+) \(\d{4}-\d{2}-\d{2}\)\n/).map {
+            [Int($0.output.1)!, Int($0.output.2)!, Int($0.output.3)!]
+        }
+        let newest = try #require(releases.first, "CHANGELOG.md has no release section (## X.Y.Z (YYYY-MM-DD))")
+        #expect(releases == releases.sorted { $0.lexicographicallyPrecedes($1) }.reversed(), "newest release first")
+        let readme = try Self.read("README.md")
+        let installed = readme.matches(of: /\.package\(url: "https:[^"]+\.git", from: "(\d+\.\d+\.\d+)"\)/)
+            .map { String($0.output.1) }
+        #expect(installed == [newest.map(String.init).joined(separator: ".")])
+    }
 }
