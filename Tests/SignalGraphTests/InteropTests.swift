@@ -36,4 +36,10 @@ struct SignalGraphInteropTests {
         #expect(observed.value == [1: 1, 2: 2])
         doubler.disconnect()
     }
+
+    @Test("a storage describes its state and sensors")
+    func debugDescription() {
+        let value = ValueStorage(3)
+        #expect(value.debugDescription == "ValueStorage<Int>(3, sensors: 0)")
+    }
 }

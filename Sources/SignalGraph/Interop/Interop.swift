@@ -29,3 +29,10 @@ struct StorageStates<Base: Storage>: Subscribable {
         return base.subscribe(forward)
     }
 }
+
+extension StateStorage: CustomDebugStringConvertible {
+    /// The storage's type, its current state and the number of registered sensors.
+    public var debugDescription: String {
+        "\(type(of: self))(\(state), sensors: \(sensorCount))"
+    }
+}
