@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Something modifiers connect to: a source's endpoint (`signal.fired`,
 /// `property.didSet`, `timer.fired`) or a modifier in a chain.
 ///
@@ -14,8 +22,8 @@
 /// Observation).
 public class MessageSource<Message: Sendable>: @unchecked Sendable {
     // `@unchecked`: a non-final class cannot be checked. Every stored property here and in
-    // every subclass is a `let` of a `Sendable` type, or (`lastSlot`) only touched while
-    // holding `state`'s lock.
+    // every subclass is a `let` of a `Sendable` type, or (`lastSlot`, `nested`) only
+    // touched while holding `state`'s lock.
 
     // The hot path (`send`) touches only non-generic types: generic code that uses a generic
     // struct or `Optional<Message>` looks their metadata up at run time, which cost more than
@@ -23,6 +31,9 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
     private let state = LockedState(ObservableState())
     /// The last message; initialized while `state.hasLast`, read and written under the lock.
     private let lastSlot = UnsafeMutablePointer<Message>.allocate(capacity: 1)
+    /// Messages sent by a thread while it delivers one of this observable's messages, in
+    /// the order sent; touched only while holding `state`'s lock.
+    private var nested: [(thread: UInt, message: Message, sequence: UInt64?)] = []
     /// Where modifiers connected to this observable run by default.
     let downstreamExecutor: Executor
     /// Where this observable sends its messages from (`nil`: any thread, for sources).
@@ -64,25 +75,74 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
     }
 
     /// Sends `message` to every connected modifier, and remembers it.
+    ///
+    /// A message sent by the thread that is delivering this observable's message (from a
+    /// closure of an inline chain) is queued and delivered after the current one, first in
+    /// first out, so that every modifier receives this thread's messages in the order sent
+    /// and the last message remembered is the newest. Other threads deliver at once, as
+    /// before: they never wait for each other.
     func send(_ message: Message) {
-        let receivers = state.withLock { state in
-            remember(message, in: &state)
-            return state.receivers
-        }
-        deliver(message, to: receivers)
+        send(message, sequence: nil)
     }
 
-    /// Sends `message`, numbered `sequence` by a source whose writes can race; it is
-    /// remembered only if no later-numbered message was sent first.
-    func send(_ message: Message, sequence: UInt64) {
-        let receivers = state.withLock { state in
-            if sequence > state.lastSequence {
-                remember(message, in: &state)
-                state.lastSequence = sequence
+    /// Sends `message`, numbered `sequence` by a source whose writes can race (or `nil`);
+    /// it is remembered only if no later-numbered message was sent first.
+    func send(_ message: Message, sequence: UInt64?) {
+        let thread = currentThreadID()
+        let receivers = state.withLock { state -> [WeakReceiver]? in
+            if state.isDelivering(on: thread) {
+                enqueueNested(message, sequence: sequence, on: thread)
+                state.nestedCount += 1
+                return nil
             }
+            state.beginDelivering(on: thread)
+            remember(message, sequence: sequence, in: &state)
             return state.receivers
         }
+        guard let receivers else { return }
         deliver(message, to: receivers)
+        // The common case, nothing nested: the closure returns a `Bool`, not a generic type,
+        // whose metadata would be looked up at run time on every send (perf).
+        let isDone = state.withLock { state -> Bool in
+            guard state.nestedCount == 0 else { return false }
+            state.endDelivering(on: thread)
+            return true
+        }
+        if !isDone { deliverNested(on: thread) }
+    }
+
+    /// Queues a nested message; called under the lock. Not inlined: the queue's element is a
+    /// generic tuple, whose metadata would otherwise be looked up on every send.
+    @inline(never)
+    private func enqueueNested(_ message: Message, sequence: UInt64?, on thread: UInt) {
+        nested.append((thread, message, sequence))
+    }
+
+    /// Delivers the messages `thread` sent while delivering, in the order sent; each is
+    /// remembered when its delivery starts, after the one before it reached every modifier.
+    private func deliverNested(on thread: UInt) {
+        while true {
+            let next = state.withLock { state -> (Message, [WeakReceiver])? in
+                if state.nestedCount > 0, let index = nested.firstIndex(where: { $0.thread == thread }) {
+                    let (_, message, sequence) = nested.remove(at: index)
+                    state.nestedCount -= 1
+                    remember(message, sequence: sequence, in: &state)
+                    return (message, state.receivers)
+                }
+                state.endDelivering(on: thread)
+                return nil
+            }
+            guard let (message, receivers) = next else { return }
+            deliver(message, to: receivers)
+        }
+    }
+
+    private func remember(_ message: Message, sequence: UInt64?, in state: inout ObservableState) {
+        guard let sequence else { return remember(message, in: &state) }
+        if sequence > state.lastSequence {
+            remember(message, in: &state)
+            state.lastSequence = sequence
+        }
     }
 
     private func deliver(_ message: Message, to receivers: [WeakReceiver]) {
@@ -128,6 +188,29 @@ struct ObservableState: Sendable {
     /// The sequence number of the last message, for sources whose writers race
     /// (``Property``).
     var lastSequence: UInt64 = 0
+    /// The thread delivering one of the observable's messages now (0: none), and any others
+    /// doing so at the same time; a message one of them sends meanwhile is nested, and
+    /// waits. One thread is kept apart so that the common case allocates nothing.
+    var deliverer: UInt = 0
+    var otherDeliverers: [UInt] = []
+    /// How many nested messages wait, so that the common case never looks at them.
+    var nestedCount = 0
+
+    func isDelivering(on thread: UInt) -> Bool {
+        deliverer == thread || (!otherDeliverers.isEmpty && otherDeliverers.contains(thread))
+    }
+
+    mutating func beginDelivering(on thread: UInt) {
+        if deliverer == 0 { deliverer = thread } else { otherDeliverers.append(thread) }
+    }
+
+    mutating func endDelivering(on thread: UInt) {
+        if deliverer == thread {
+            deliverer = 0
+        } else if let index = otherDeliverers.firstIndex(of: thread) {
+            otherDeliverers.remove(at: index)
+        }
+    }
 }
 
 /// Takes messages from an observable, by address: the observable knows the message type
@@ -162,4 +245,14 @@ extension MessageSource: Subscribable {
         let modifier = ThenModifier(upstream: self, executor: .inline, action: sink).attach()
         return Connection { modifier.detach() }
     }
+}
+
+/// The calling thread's identity, as a number (`pthread_t` is a number on Linux and a
+/// pointer on Apple platforms).
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A link in a chain: receives messages from what it is connected to, does its work, and
 /// sends messages on to the modifiers connected to it.
 ///
@@ -10,6 +12,9 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     private let upstream: LockedState<MessageSource<Input>?>
     let executor: Executor
     private let runsInline: Bool
+    /// Set once the modifier is detached: from then on it processes nothing, not even a
+    /// message already delivered to it or queued on its executor.
+    private let isDetached = Atomic(false)
 
     init(upstream: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil) {
         let executor = executor ?? upstream.downstreamExecutor
@@ -33,9 +38,14 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 
     func receive(_ message: Input) {
         if runsInline {
+            guard !isDetached.load(ordering: .acquiring) else { return }
             process(message)
         } else {
-            executor.run { [self] in process(message) }
+            executor.run { [self] in
+                // A message queued before the chain was removed is dropped, not processed.
+                guard !isDetached.load(ordering: .acquiring) else { return }
+                process(message)
+            }
         }
     }
 
@@ -45,15 +55,25 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     /// Disconnects from upstream and lets go of it; the chain behind this modifier is freed
     /// when nothing else holds it.
     func detach() {
+        _ = detachReturningUpstream()
+    }
+
+    private func detachReturningUpstream() -> MessageSource<Input>? {
+        isDetached.store(true, ordering: .releasing)
         let upstream = upstream.withLock { state in
             defer { state = nil }
             return state
         }
         upstream?.disconnect(self)
+        return upstream
     }
 
+    /// Removes the chain that ends here: detaches this modifier, then every modifier before
+    /// it that feeds nothing else, so that none of the chain's work runs after the removal,
+    /// not even work already queued on an executor.
     override func detachFromUpstream() {
-        detach()
+        guard let upstream = detachReturningUpstream(), upstream.connectedCount == 0 else { return }
+        upstream.detachFromUpstream()
     }
 
     deinit {
