@@ -15,16 +15,7 @@ package func feedIsolated<Elements: AsyncSequence>(
     finished: @escaping (Elements.Failure?) -> Void
 ) -> Connection {
     let task = Task {
-        _ = isolation
-        do throws(Elements.Failure) {
-            for try await element in sequence {
-                if Task.isCancelled { return }
-                receive(element)
-            }
-            if !Task.isCancelled { finished(nil) }
-        } catch {
-            if !Task.isCancelled { finished(error) }
-        }
+        await forEachElement(of: sequence, isolation: isolation, receive: receive, finished: finished)
     }
     return Connection { task.cancel() }
 }
@@ -42,15 +33,27 @@ package func feedConcurrently<Elements: AsyncSequence & Sendable>(
     finished: @escaping @Sendable (Elements.Failure?) -> Void
 ) -> Connection where Elements.Element: Sendable {
     let task = Task.detached {
-        do throws(Elements.Failure) {
-            for try await element in sequence {
-                if Task.isCancelled { return }
-                receive(element)
-            }
-            if !Task.isCancelled { finished(nil) }
-        } catch {
-            if !Task.isCancelled { finished(error) }
-        }
+        await forEachElement(of: sequence, isolation: nil, receive: receive, finished: finished)
     }
     return Connection { task.cancel() }
+}
+
+/// The loop both feeds run, in `isolation`: each element to `receive` until the sequence
+/// ends or the task is cancelled (checked before each delivery); `finished` once if the
+/// sequence ended on its own.
+private func forEachElement<Elements: AsyncSequence>(
+    of sequence: sending Elements,
+    isolation: isolated (any Actor)?,
+    receive: (Elements.Element) -> Void,
+    finished: (Elements.Failure?) -> Void
+) async {
+    do throws(Elements.Failure) {
+        for try await element in sequence {
+            if Task.isCancelled { return }
+            receive(element)
+        }
+        if !Task.isCancelled { finished(nil) }
+    } catch {
+        if !Task.isCancelled { finished(error) }
+    }
 }
