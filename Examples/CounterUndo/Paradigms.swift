@@ -54,9 +54,10 @@ struct Perform: Action { var command: Command }
 final class ResinCounter: CounterApp {
     private let store = Store(initialState: CounterHistory(), scheduler: TestScheduler())
     private var connection: ReactiveCore.Connection?
+    private let reducer: ReactiveCore.Connection
 
     init(show: @escaping (String) -> Void) {
-        store.register(Reducer<CounterHistory, Perform> { history, action in history.apply(action.command) })
+        reducer = store.register(Reducer<CounterHistory, Perform> { history, action in history.apply(action.command) })
         connection = store.state.map(\.display).observe(show)
     }
 

@@ -40,8 +40,9 @@ func todosParcel(_ todos: @escaping () -> [Todo]) -> Parcel<[Todo]> {
 }
 
 let store = Store(initialState: AppState())
-store.register(Parcel.navigation.focused(on: \AppState.navigation))
-store.register(todosParcel { store.state.value.todos }.focused(on: \AppState.todos))
+// Each registration lasts while its connection is held: here, for the whole program.
+let navigation = store.register(Parcel.navigation.focused(on: \AppState.navigation))
+let todos = store.register(todosParcel { store.state.value.todos }.focused(on: \AppState.todos))
 
 @MainActor func render(_ navigation: NavigationState) {
     let screens = store.presentations(of: navigation, as: String.self)

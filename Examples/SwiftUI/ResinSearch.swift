@@ -19,11 +19,16 @@
     final class ResinSearchModel {
         let store: Store<ResinSearchState>
         let state: ObservedValue<ResinSearchState>
+        /// The reducers stay registered while the model lives.
+        private let reducers: Connection
 
         init() {
             let store = Store(initialState: ResinSearchState())
-            store.register(Reducer<ResinSearchState, SetQuery> { state, action in state.query = action.query })
-            store.register(Reducer<ResinSearchState, AddFavorite> { state, _ in state.favorites.append(state.query) })
+            reducers = Connection(grouping: [
+                store.register(Reducer<ResinSearchState, SetQuery> { state, action in state.query = action.query }),
+                store.register(
+                    Reducer<ResinSearchState, AddFavorite> { state, _ in state.favorites.append(state.query) }),
+            ])
             self.store = store
             state = store.observed()
         }

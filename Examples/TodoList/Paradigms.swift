@@ -178,9 +178,10 @@ struct PerformTodo: Action { var command: TodoCommand }
 final class ResinTodos: TodoApp {
     private let store = Store(initialState: TodoState(), scheduler: TestScheduler())
     private var connection: ReactiveCore.Connection?
+    private let reducer: ReactiveCore.Connection
 
     init(show: @escaping ([String]) -> Void) {
-        store.register(Reducer<TodoState, PerformTodo> { state, action in state.apply(action.command) })
+        reducer = store.register(Reducer<TodoState, PerformTodo> { state, action in state.apply(action.command) })
         connection = store.state.map(\.lines).observe(show)
     }
 

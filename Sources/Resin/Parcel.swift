@@ -11,11 +11,12 @@
 /// store.register(todosParcel.focused(on: \AppState.todos))
 /// ```
 ///
-/// A parcel focused on a part of a bigger state registers its reducers and middleware on the
-/// focused store, so they keep working on their part (and a change they make wakes only
+/// Registering a parcel returns one connection for everything in it: disconnecting it (or
+/// releasing it) unregisters them all. A parcel focused on a part of a bigger state
+/// registers its reducers and middleware on the focused store, so they keep working on their part (and a change they make wakes only
 /// observers of that part). Parcels combine with ``combined(with:)``.
 public struct Parcel<State> {
-    let install: (Store<State>) -> Void
+    let install: (Store<State>) -> Connection
 
     /// A parcel of `reducers`, `middleware` and `routes`.
     public init(
@@ -23,13 +24,15 @@ public struct Parcel<State> {
         routes: [AnyPresentationRoute] = []
     ) {
         install = { store in
-            for reducer in reducers { reducer.register(store) }
-            for middleware in middleware { store.register(middleware) }
-            for route in routes { store.register(route) }
+            var connections: [Connection] = []
+            for reducer in reducers { connections.append(reducer.register(store)) }
+            for middleware in middleware { connections.append(store.register(middleware)) }
+            for route in routes { connections.append(store.register(route)) }
+            return Connection(grouping: connections)
         }
     }
 
-    init(install: @escaping (Store<State>) -> Void) {
+    init(install: @escaping (Store<State>) -> Connection) {
         self.install = install
     }
 
@@ -42,16 +45,13 @@ public struct Parcel<State> {
     /// This parcel and `other`, registered in that order.
     public func combined(with other: Parcel<State>) -> Parcel<State> {
         let (first, second) = (install, other.install)
-        return Parcel { store in
-            first(store)
-            second(store)
-        }
+        return Parcel { store in Connection(grouping: [first(store), second(store)]) }
     }
 }
 
 /// A reducer of any action type, as a parcel lists it.
 public struct ParcelReducer<State> {
-    let register: (Store<State>) -> Void
+    let register: (Store<State>) -> Connection
 
     /// Wraps `reducer`.
     public init<Handled: Action>(_ reducer: Reducer<State, Handled>) {

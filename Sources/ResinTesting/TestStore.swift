@@ -39,23 +39,52 @@ import Testing
 public final class TestStore<State: Equatable> {
     /// The store under test.
     public let store: Store<State>
+    /// The virtual time the store's debounces and throttles run on: advance it to let them
+    /// start their effects.
+    public let scheduler: TestScheduler
     private let maximumYields: Int
+    /// What `setUp` registered; kept for the test store's lifetime.
+    private let registrations: Connection
 
     /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
     public var exhaustivity: Exhaustivity = .on
 
     /// A test store holding `initialState`, set up (reducers, middleware, parcels) by
-    /// `setUp`.
+    /// `setUp`, which returns the connection of what it registered; the test store keeps it.
+    ///
+    /// ```swift
+    /// let store = TestStore(initialState: AppState()) { $0.register(appParcel) }
+    /// ```
     ///
     /// - Parameters:
     ///   - initialState: The state the store starts with.
+    ///   - scheduler: The virtual time of the store's debounces and throttles.
     ///   - maximumYields: How many times waiting yields to effects before it records that an
     ///     expected action never came.
     ///   - setUp: Registers the reducers, middleware and parcels under test.
-    public init(initialState: State, maximumYields: Int = 10_000, setUp: (Store<State>) -> Void = { _ in }) {
-        store = Store(takingEffectsManually: initialState)
+    public init(
+        initialState: State, scheduler: TestScheduler = TestScheduler(), maximumYields: Int = 10_000,
+        setUp: (Store<State>) -> Connection = { _ in Connection() }
+    ) {
+        store = Store(takingEffectsManually: initialState, scheduler: scheduler)
+        self.scheduler = scheduler
         self.maximumYields = maximumYields
-        setUp(store)
+        registrations = setUp(store)
+    }
+
+    /// A test store set up by `setUp`, which returns the connections of several
+    /// registrations; the test store keeps them.
+    ///
+    /// ```swift
+    /// let store = TestStore(initialState: AppState()) { [$0.register(counter), $0.register(logger)] }
+    /// ```
+    public convenience init(
+        initialState: State, scheduler: TestScheduler = TestScheduler(), maximumYields: Int = 10_000,
+        setUp: (Store<State>) -> [Connection]
+    ) {
+        self.init(initialState: initialState, scheduler: scheduler, maximumYields: maximumYields) { store in
+            Connection(grouping: setUp(store))
+        }
     }
 
     /// The store's current state.
@@ -141,6 +170,11 @@ public final class TestStore<State: Equatable> {
         if store.runningEffectCount > 0 {
             location.record(
                 "\(store.runningEffectCount) effect(s) still running at the end of the test; cancel them or let them finish"
+            )
+        }
+        if store.pacingEffectCount > 0 {
+            location.record(
+                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way at the end of the test; advance the scheduler past them or cancel them"
             )
         }
     }

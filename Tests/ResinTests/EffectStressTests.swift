@@ -1,4 +1,5 @@
 import Resin
+import TestSupport
 import Testing
 
 private struct Lanes: Equatable {
@@ -15,12 +16,14 @@ private struct Tick: Action {
 struct EffectStressTests {
     @Test("many effects sending at once from other threads: nothing lost or duplicated, each effect's actions in order")
     func manyProducers() async {
+        let registrations = Connector()
         let lanes = 8
         let perLane = 5_000
         let scheduler = TestScheduler()
         let store = Store(initialState: Lanes(received: Array(repeating: [], count: lanes)), scheduler: scheduler)
-        store.register(Reducer<Lanes, Tick> { state, tick in state.received[tick.lane].append(tick.index) })
-        store.register(
+        registrations += store.register(
+            Reducer<Lanes, Tick> { state, tick in state.received[tick.lane].append(tick.index) })
+        registrations += store.register(
             Middleware<Lanes>.on(StartLanes.self) { _, context in
                 for lane in 0..<lanes {
                     context.run { send in

@@ -1,5 +1,6 @@
 import Resin
 import ResinTesting
+import TestSupport
 import Testing
 
 struct SearchState: Equatable {
@@ -70,14 +71,17 @@ struct EffectTests {
         struct Late: Action, Equatable {}
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let store = TestStore(initialState: SearchState()) { store in
-            store.register(
-                Middleware<SearchState>.on(Slow.self) { _, context in
-                    context.run(id: "slow") { send in
-                        for await _ in gate { break }
-                        send(Late())
-                    }
-                })
-            store.register(Middleware<SearchState>.on(CancelSearch.self) { _, context in context.cancel(id: "slow") })
+            [
+                store.register(
+                    Middleware<SearchState>.on(Slow.self) { _, context in
+                        context.run(id: "slow") { send in
+                            for await _ in gate { break }
+                            send(Late())
+                        }
+                    }),
+                store.register(
+                    Middleware<SearchState>.on(CancelSearch.self) { _, context in context.cancel(id: "slow") }),
+            ]
         }
         store.send(Slow())
         #expect(store.store.runningEffectCount == 1)
@@ -114,11 +118,13 @@ struct EffectTests {
     func exhaustiveness() async {
         struct Forever: Action {}
         let store = TestStore(initialState: SearchState(), maximumYields: 100) { store in
-            store.register(searchParcel(Backend()))
-            store.register(
-                Middleware<SearchState>.on(Forever.self) { _, context in
-                    context.run { _ in for await _ in AsyncStream<Int>.makeStream().stream {} }
-                })
+            [
+                store.register(searchParcel(Backend())),
+                store.register(
+                    Middleware<SearchState>.on(Forever.self) { _, context in
+                        context.run { _ in for await _ in AsyncStream<Int>.makeStream().stream {} }
+                    }),
+            ]
         }
         store.send(Search(query: "q")) {
             $0.query = "q"
@@ -140,9 +146,10 @@ struct EffectTests {
 
     @Test("with a scheduler, effects' actions are dispatched when the scheduler runs")
     func schedulerDelivery() async {
+        let registrations = Connector()
         let scheduler = TestScheduler()
         let store = Store(initialState: SearchState(), scheduler: scheduler)
-        store.register(searchParcel(Backend()))
+        registrations += store.register(searchParcel(Backend()))
         store.dispatch(Search(query: "x"))
         var yields = 0
         while scheduler.pendingCount == 0 && yields < 10_000 {

@@ -23,11 +23,13 @@ private struct Score: Action, Equatable {}
 private struct Ignored: Action {}
 private struct Swallowed: Action {}
 
-private func profileStore() -> Store<Profile> {
+/// A profile store and the registrations of its reducers, which last while `registrations`
+/// is held.
+private func profileStore(_ registrations: Connector) -> Store<Profile> {
     let store = Store(initialState: Profile(), scheduler: TestScheduler())
-    store.register(Reducer<Profile, Rename> { state, rename in state.name = rename.name })
-    store.register(Reducer<Profile, Score> { state, _ in state.score += 1 })
-    store.register(Reducer<Profile, Ignored> { _, _ in })
+    registrations += store.register(Reducer<Profile, Rename> { state, rename in state.name = rename.name })
+    registrations += store.register(Reducer<Profile, Score> { state, _ in state.score += 1 })
+    registrations += store.register(Reducer<Profile, Ignored> { _, _ in })
     return store
 }
 
@@ -84,7 +86,8 @@ struct StateDiffTests {
 struct ResinInteropTests {
     @Test("a store's observed state re-evaluates a view once per change of what it read, and is freed")
     func observedStore() {
-        let store = profileStore()
+        let registrations = Connector()
+        let store = profileStore(registrations)
         weak var weakObserved: ObservedValue<Profile>?
         do {
             let observed = store.observed()
@@ -101,11 +104,13 @@ struct ResinInteropTests {
             #expect(names == ["Ann", "Bea"])
         }
         #expect(weakObserved == nil)
+        #expect(registrations.count == 3)
     }
 
     @Test("a focused store's observed value follows its slice only")
     func observedFocus() {
-        let store = profileStore()
+        let registrations = Connector()
+        let store = profileStore(registrations)
         let score = store.focus(\.score).observed()
         let view = ViewEvaluation { _ = score.value }
         store.dispatch(Rename(name: "Cy"))
@@ -113,14 +118,16 @@ struct ResinInteropTests {
         store.dispatch(Score())
         #expect(view.renderIfNeeded())
         #expect(score.value == 1)
+        #expect(registrations.count == 3)
     }
 
     @Test("the logging middleware logs each action with what it changed, in the order processed")
     func loggingMiddleware() {
-        let store = profileStore()
+        let registrations = Connector()
+        let store = profileStore(registrations)
         var lines: [String] = []
-        store.register(.logging("app", log: { lines.append($0) }))
-        store.register(
+        registrations += store.register(.logging("app", log: { lines.append($0) }))
+        registrations += store.register(
             Middleware<Profile> { action, context in
                 if action is Swallowed { return .swallow }
                 // Reentrant: dispatching from middleware queues the action after this one.
@@ -184,13 +191,15 @@ struct TestStoreModesTests {
     @Test("non-exhaustive: receive skips (and dispatches) actions before the expected one; finish tolerates the rest")
     func nonExhaustiveReceive() async {
         let store = TestStore(initialState: Profile()) { store in
-            store.register(Reducer<Profile, Step> { state, step in state.score = step.value })
-            store.register(
-                Middleware<Profile>.on(Start.self) { _, context in
-                    context.run { send in
-                        for value in 1...3 { send(Step(value: value)) }
-                    }
-                })
+            [
+                store.register(Reducer<Profile, Step> { state, step in state.score = step.value }),
+                store.register(
+                    Middleware<Profile>.on(Start.self) { _, context in
+                        context.run { send in
+                            for value in 1...3 { send(Step(value: value)) }
+                        }
+                    }),
+            ]
         }
         store.exhaustivity = .off
         store.send(Start())
@@ -202,14 +211,16 @@ struct TestStoreModesTests {
     @Test("exhaustive: the same skipped action is a failure")
     func exhaustiveReceiveFails() async {
         let store = TestStore(initialState: Profile()) { store in
-            store.register(Reducer<Profile, Step> { state, step in state.score = step.value })
-            store.register(
-                Middleware<Profile>.on(Start.self) { _, context in
-                    context.run { send in
-                        send(Step(value: 1))
-                        send(Step(value: 2))
-                    }
-                })
+            [
+                store.register(Reducer<Profile, Step> { state, step in state.score = step.value }),
+                store.register(
+                    Middleware<Profile>.on(Start.self) { _, context in
+                        context.run { send in
+                            send(Step(value: 1))
+                            send(Step(value: 2))
+                        }
+                    }),
+            ]
         }
         store.send(Start())
         await withKnownIssue {
@@ -223,16 +234,18 @@ struct TestStoreModesTests {
     func effectSleepsOnVirtualTime() async {
         let clock = TestScheduler()
         let store = TestStore(initialState: Profile()) { store in
-            store.register(Reducer<Profile, Tick> { state, _ in state.score += 1 })
-            store.register(
-                Middleware<Profile>.on(Start.self) { _, context in
-                    context.run { send in
-                        for _ in 0..<2 {
-                            do { try await clock.sleep(for: .seconds(1)) } catch { return }
-                            send(Tick())
+            [
+                store.register(Reducer<Profile, Tick> { state, _ in state.score += 1 }),
+                store.register(
+                    Middleware<Profile>.on(Start.self) { _, context in
+                        context.run { send in
+                            for _ in 0..<2 {
+                                do { try await clock.sleep(for: .seconds(1)) } catch { return }
+                                send(Tick())
+                            }
                         }
-                    }
-                })
+                    }),
+            ]
         }
         store.send(Start())
         await clock.advanceTasks(by: .milliseconds(500))

@@ -10,13 +10,14 @@ struct NavApp: Equatable {
 struct NavigationTests {
     @Test("push, pop, popTo, popToRoot and replace change the stack; routes make screens")
     func navigation() {
+        let registrations = Connector()
         let store = Store(initialState: NavApp(), scheduler: TestScheduler())
-        store.register(Parcel.navigation.focused(on: \NavApp.navigation))
+        registrations += store.register(Parcel.navigation.focused(on: \NavApp.navigation))
         let screens = Parcel<NavApp>(routes: [
             PresentationRoute<String>("list") { _ in "[list]" }.erased,
             PresentationRoute<String>("todo") { "[todo \($0.parameter ?? "?")]" }.erased,
         ])
-        store.register(screens)
+        registrations += store.register(screens)
         var stacks: [[String]] = []
         let connection = store.focus(\.navigation).state.observe { stack in
             stacks.append(store.presentations(of: stack, as: String.self))
@@ -49,11 +50,12 @@ struct NavigationTests {
 
     @Test("parcels combine, focus, and keep their reducers to themselves")
     func parcels() {
+        let registrations = Connector()
         let counter = Parcel<Foo>(reducers: [ParcelReducer(Reducer<Foo, Increment> { $0.count += $1.by })])
         let text = Parcel<Bar>(reducers: [ParcelReducer(Reducer<Bar, Append> { $0.text += $1.text })])
         let app = counter.focused(on: \AppState.foo).combined(with: text.focused(on: \AppState.bar))
         let store = Store(initialState: AppState(), scheduler: TestScheduler())
-        store.register(app)
+        registrations += store.register(app)
         store.dispatch(Increment(by: 3))
         store.dispatch(Append(text: "ok"))
         #expect(store.state.value.foo.count == 3 && store.state.value.bar.text == "ok")

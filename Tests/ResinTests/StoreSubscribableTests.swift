@@ -1,4 +1,5 @@
 import Resin
+import TestSupport
 import Testing
 
 @Suite("Resin stores are Subscribable")
@@ -8,8 +9,9 @@ struct StoreSubscribableTests {
 
     @Test("a store and a focused store deliver their state through subscribe and .values")
     func subscribe() async {
+        let registrations = Connector()
         let store = Store(initialState: Counter(), scheduler: TestScheduler())
-        store.register(Reducer<Counter, Increment> { state, _ in state.count += 1 })
+        registrations += store.register(Reducer<Counter, Increment> { state, _ in state.count += 1 })
         var counts: [Int] = []
         let connection = store.subscribe { counts.append($0.count) }
         var labels: [String] = []

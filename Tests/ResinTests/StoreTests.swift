@@ -19,11 +19,12 @@ struct Unknown: Action {}
 struct StoreTests {
     @Test("the seed's shape: one app state, components focused on Foo and Bar")
     func seedShape() {
+        let registrations = Connector()
         let store = Store(initialState: AppState(), scheduler: TestScheduler())
         let foo = store.focus(\.foo)
         let bar = store.focus(\.bar)
-        foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
-        bar.register(Reducer<Bar, Append> { state, action in state.text += action.text })
+        registrations += foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
+        registrations += bar.register(Reducer<Bar, Append> { state, action in state.text += action.text })
         var seen: [AppState] = []
         let connection = store.state.observe { seen.append($0) }
         store.dispatch(Increment(by: 2))
@@ -35,10 +36,13 @@ struct StoreTests {
 
     @Test("several reducers for one action type run in registration order")
     func reducerOrder() {
+        let registrations = Connector()
         let store = Store(initialState: AppState(), scheduler: TestScheduler())
-        store.register(Reducer<AppState, Note> { state, note in state.log.append("first \(note.line)") })
-        store.focus(\.foo).register(Reducer<Foo, Note> { state, _ in state.count += 1 })
-        store.register(Reducer<AppState, Note> { state, note in state.log.append("second \(note.line)") })
+        registrations += store.register(
+            Reducer<AppState, Note> { state, note in state.log.append("first \(note.line)") })
+        registrations += store.focus(\.foo).register(Reducer<Foo, Note> { state, _ in state.count += 1 })
+        registrations += store.register(
+            Reducer<AppState, Note> { state, note in state.log.append("second \(note.line)") })
         store.dispatch(Note(line: "x"))
         #expect(store.state.value.log == ["first x", "second x"])
         #expect(store.state.value.foo.count == 1)
@@ -46,9 +50,10 @@ struct StoreTests {
 
     @Test("an action dispatched while another is processed is queued, FIFO, never dropped")
     func queuedDispatch() {
+        let registrations = Connector()
         let store = Store(initialState: AppState(), scheduler: TestScheduler())
-        store.register(Reducer<AppState, Note> { state, note in state.log.append(note.line) })
-        store.register(
+        registrations += store.register(Reducer<AppState, Note> { state, note in state.log.append(note.line) })
+        registrations += store.register(
             Middleware<AppState>.on(Note.self) { note, context in
                 if note.line == "a" {
                     context.dispatch(Note(line: "b"))
@@ -68,15 +73,16 @@ struct StoreTests {
 
     @Test("middleware can replace or swallow an action, and sees the state of its store")
     func middlewareDecisions() {
+        let registrations = Connector()
         let store = Store(initialState: AppState(), scheduler: TestScheduler())
-        store.register(Reducer<AppState, Note> { state, note in state.log.append(note.line) })
+        registrations += store.register(Reducer<AppState, Note> { state, note in state.log.append(note.line) })
         var seenCounts: [Int] = []
-        store.focus(\.foo).register(
+        registrations += store.focus(\.foo).register(
             Middleware<Foo> { action, context in
                 seenCounts.append(context.state.count)
                 return .pass
             })
-        store.register(
+        registrations += store.register(
             Middleware<AppState> { action, _ in
                 guard let note = action as? Note else { return .pass }
                 if note.line == "secret" { return .swallow }
@@ -101,11 +107,13 @@ struct StoreTests {
 
     @Test("focusing twice gives the same store; observers of one part are not woken by another")
     func focusIsolation() {
+        let registrations = Connector()
         let store = Store(initialState: AppState(), scheduler: TestScheduler())
         let foo = store.focus(\.foo)
         #expect(foo === store.focus(\.foo))
-        foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
-        store.focus(\.bar).register(Reducer<Bar, Append> { state, action in state.text += action.text })
+        registrations += foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
+        registrations += store.focus(\.bar).register(
+            Reducer<Bar, Append> { state, action in state.text += action.text })
         var fooWakes = 0
         var barWakes = 0
         let connections = [
@@ -121,6 +129,7 @@ struct StoreTests {
 
     @Test("a change at the root reaches focused observers; a focused change reaches the root")
     func ancestorsAndDescendants() {
+        let registrations = Connector()
         struct Inner: Equatable { var value = 0 }
         struct Outer: Equatable { var inner = Inner() }
         struct Root: Equatable { var outer = Outer() }
@@ -128,8 +137,8 @@ struct StoreTests {
         struct Bump: Action {}
         let store = Store(initialState: Root(), scheduler: TestScheduler())
         let inner = store.focus(\.outer).focus(\.inner)
-        store.register(Reducer<Root, Set> { state, action in state.outer.inner.value = action.value })
-        inner.register(Reducer<Inner, Bump> { state, _ in state.value += 1 })
+        registrations += store.register(Reducer<Root, Set> { state, action in state.outer.inner.value = action.value })
+        registrations += inner.register(Reducer<Inner, Bump> { state, _ in state.value += 1 })
         var innerSeen: [Int] = []
         var rootSeen: [Int] = []
         let connections = [
@@ -146,6 +155,7 @@ struct StoreTests {
 
     @Test("optional parts and collection elements focus as optional states")
     func optionalAndElementFocus() {
+        let registrations = Connector()
         struct Todo: Identifiable, Equatable { let id: Int; var done = false }
         struct State: Equatable {
             var selected: Todo?
@@ -154,9 +164,12 @@ struct StoreTests {
         }
         struct Toggle: Action {}
         let store = Store(initialState: State(), scheduler: TestScheduler())
-        store.focus(\.selected).register(presentOnly: Reducer<Todo, Toggle> { todo, _ in todo.done.toggle() })
-        store.focus(\.todos[id: 2]).register(presentOnly: Reducer<Todo, Toggle> { todo, _ in todo.done.toggle() })
-        store.focus(\.tags["swift"]).register(Reducer<Int?, Toggle> { count, _ in count = (count ?? 0) + 1 })
+        registrations += store.focus(\.selected).register(
+            presentOnly: Reducer<Todo, Toggle> { todo, _ in todo.done.toggle() })
+        registrations += store.focus(\.todos[id: 2]).register(
+            presentOnly: Reducer<Todo, Toggle> { todo, _ in todo.done.toggle() })
+        registrations += store.focus(\.tags["swift"]).register(
+            Reducer<Int?, Toggle> { count, _ in count = (count ?? 0) + 1 })
         store.dispatch(Toggle())
         #expect(store.state.value.selected == nil)
         #expect(store.state.value.todos == [Todo(id: 1), Todo(id: 2, done: true)])
@@ -183,6 +196,7 @@ struct StoreTests {
 
     /// A store of `parts` observed values, one of which an action changes.
     private func runParts(_ parts: Int, keyed: Bool) -> (wakes: Int, recomputations: Int, refreshes: Int) {
+        let registrations = Connector()
         struct Parts: Equatable { var values: [Int: Int] }
         struct Bump: Action {}
         let store = Store(
@@ -194,7 +208,7 @@ struct StoreTests {
         for key in 0..<parts {
             connections.append(part(key).state.observe { _ in wakes += 1 })
         }
-        part(7).register(Reducer<Int?, Bump> { value, _ in value! += 1 })
+        registrations += part(7).register(Reducer<Int?, Bump> { value, _ in value! += 1 })
         wakes = 0
         store.dispatch(Bump())
         #expect(store.state.value.values[7] == 1)
@@ -203,13 +217,14 @@ struct StoreTests {
 
     @Test("foci of a part and of a part inside it stay in step, whichever one an action goes through")
     func overlappingFoci() {
+        let registrations = Connector()
         struct Settings: Equatable { var dark = false; var size = 1 }
         struct State: Equatable { var settings = Settings(); var other = 0 }
         struct Grow: Action {}
         struct Darken: Action {}
         let store = Store(initialState: State(), scheduler: TestScheduler())
-        store.focus(\.settings).register(Reducer<Settings, Grow> { settings, _ in settings.size += 1 })
-        store.focus(\.settings.dark).register(Reducer<Bool, Darken> { dark, _ in dark = true })
+        registrations += store.focus(\.settings).register(Reducer<Settings, Grow> { settings, _ in settings.size += 1 })
+        registrations += store.focus(\.settings.dark).register(Reducer<Bool, Darken> { dark, _ in dark = true })
         var sizes: [Int] = []
         var settings: [Settings] = []
         var others = 0
@@ -234,8 +249,10 @@ struct StoreTests {
             struct State: Equatable { var todos = [Todo(id: 1)] }
             struct Renumber: Action {}
             let store = Store(initialState: State(), scheduler: TestScheduler())
-            store.focus(\.todos, id: 1).register(presentOnly: Reducer<Todo, Renumber> { todo, _ in todo.id = 2 })
+            let renumber = store.focus(\.todos, id: 1).register(
+                presentOnly: Reducer<Todo, Renumber> { todo, _ in todo.id = 2 })
             store.dispatch(Renumber())
+            _ = renumber
         }
         expectStandardError(
             of: result, contains: "Resin: a reducer changed the id of the element it focuses on, from 1 to 2")
@@ -243,13 +260,14 @@ struct StoreTests {
 
     @Test("a store, its focused stores, their observers and running effects are freed")
     func freed() {
+        let registrations = Connector()
         weak var weakStore: Store<AppState>?
         weak var weakFocus: Store<Foo>?
         do {
             let store = Store(initialState: AppState(), scheduler: TestScheduler())
             let foo = store.focus(\.foo)
-            foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
-            store.register(
+            registrations += foo.register(Reducer<Foo, Increment> { state, action in state.count += action.by })
+            registrations += store.register(
                 Middleware<AppState>.on(Increment.self) { _, context in
                     context.run(id: "forever") { _ in
                         for await _ in AsyncStream<Int>.makeStream().stream {}

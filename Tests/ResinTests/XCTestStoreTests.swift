@@ -1,5 +1,6 @@
 import Resin
 import ResinTesting
+import TestSupport
 import XCTest
 
 /// The test store used from XCTest: it passes where it should, and its failures reach

@@ -5,8 +5,8 @@ import Resin
 /// dispatches, each checked to have woken exactly one observer.
 ///
 /// As ../shared/BENCHMARKS.md describes it, one sub-state has a reducer for the action. A
-/// third variant gives every sub-state its own reducer for the action (each changes its part
-/// only when the action names it): every reducer then runs on every dispatch.
+/// third variant gives every sub-state its own reducer, registered for its route (the
+/// action's key), so the store hands each action to the one reducer it concerns.
 enum ResinCases {
     static let dispatches = 100
 
@@ -32,8 +32,9 @@ struct PartsState: Equatable {
     var values: [Int: Int]
 }
 
-struct BumpPart: Action {
+struct BumpPart: RoutedAction {
     var key: Int
+    var route: Int { key }
 }
 
 /// Sub-states focused with `focus(_:key:)` (`keyed`), which the store knows are disjoint, or
@@ -55,8 +56,11 @@ final class ResinParts: ScenarioRunner {
             scheduler: TestScheduler())
         for key in 0..<parts {
             let part = keyed ? store.focus(\.values, key: key) : store.focus(\.values[key])
-            if reducerPerPart || key == parts / 2 {
-                part.register(Reducer<Int?, BumpPart> { value, action in if action.key == key { value! += 1 } })
+            if reducerPerPart {
+                connections.append(part.register(Reducer<Int?, BumpPart>(route: key) { value, _ in value! += 1 }))
+            } else if key == parts / 2 {
+                connections.append(
+                    part.register(Reducer<Int?, BumpPart> { value, action in if action.key == key { value! += 1 } }))
             }
             let wakes = wakes
             connections.append(part.state.observe { _ in wakes.runs += 1 })

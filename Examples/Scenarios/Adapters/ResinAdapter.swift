@@ -54,9 +54,11 @@ final class ResinCell {
 final class ResinCellGraph: CellGraph {
     private let store = Store(initialState: CellsState(), scheduler: TestScheduler())
     private var nextCell = 0
+    private let reducer: Connection
 
     init() {
-        store.register(Reducer<CellsState, SetCell> { state, action in state.cells[action.cell] = action.value })
+        reducer = store.register(
+            Reducer<CellsState, SetCell> { state, action in state.cells[action.cell] = action.value })
     }
 
     func input(_ initial: Int) -> ResinCell {
@@ -100,11 +102,12 @@ struct EditRows: Action {
 final class ResinList: ListPipeline {
     private let store: Store<ListState>
     private var connection: Connection?
+    private let reducer: Connection
     private(set) var observedView: [String] = []
 
     init(_ initial: [ListRow], label: @escaping (ListRow) -> String) {
         store = Store(initialState: ListState(rows: rowsByID(initial)), scheduler: TestScheduler())
-        store.register(Reducer<ListState, EditRows> { state, action in action.edit.apply(to: &state.rows) })
+        reducer = store.register(Reducer<ListState, EditRows> { state, action in action.edit.apply(to: &state.rows) })
         let view = store.focus(\.rows).state.map { scratchView($0, label) }
         connection = view.observe { [unowned self] in observedView = $0 }
     }
@@ -139,6 +142,7 @@ final class ResinSearchBox: SearchBox {
     private var throttle: Pacer<String>?
     private var inFlight: [Connection] = []
     private var connection: Connection?
+    private let registrations = Connector()
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
@@ -149,15 +153,18 @@ final class ResinSearchBox: SearchBox {
             store.dispatch(Requested(query: query))
             inFlight.append(environment.backend.search(query) { store.dispatch(Answered(query: query, results: $0)) })
         }
-        store.register(Reducer<SearchState, Typed> { state, typed in state.query = typed.text })
+        store.register(Reducer<SearchState, Typed> { state, typed in state.query = typed.text }).putInto(registrations)
         store.register(Reducer<SearchState, Requested> { state, sent in state.latestRequest = sent.query })
+            .putInto(registrations)
         store.register(
             Reducer<SearchState, Answered> { state, answer in
                 // Latest wins: an answer to an earlier request is dropped.
                 if answer.query == state.latestRequest { state.results = answer.results }
-            })
+            }
+        ).putInto(registrations)
         store.register(
-            Middleware<SearchState>.on(Typed.self) { [unowned self] typed, _ in throttle?.send(typed.text) })
+            Middleware<SearchState>.on(Typed.self) { [unowned self] typed, _ in throttle?.send(typed.text) }
+        ).putInto(registrations)
         connection = store.focus(\.results).state.observe { [unowned self] in shownResults = $0 }
     }
 
@@ -165,6 +172,7 @@ final class ResinSearchBox: SearchBox {
 
     func tearDown() {
         connection?.disconnect()
+        registrations.disconnect()
         throttle?.cancel()
         for request in inFlight { request.disconnect() }
     }

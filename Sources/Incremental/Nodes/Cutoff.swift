@@ -12,7 +12,8 @@
 /// recomputes and its observers are not told. An input's cutoff decides whether a write
 /// changes anything. Change a node's cutoff with ``I/setCutoff(_:)``.
 public struct Cutoff<Value> {
-    let isEqual: ((Value, Value) -> Bool)?
+    /// The comparison, or nil to always propagate; Resin's foci compare with it.
+    package let isEqual: ((Value, Value) -> Bool)?
 
     /// Every recomputation propagates, even to an equal value.
     public static var alwaysPropagate: Cutoff<Value> { Cutoff(isEqual: nil) }

@@ -19,6 +19,9 @@ public class Input<Value>: I<Value> {
     // Unchecked exclusivity, as for the graph's bookkeeping: written on every first write of
     // a propagation, never held across a call that could reach it again.
     @exclusivity(unchecked) @usableFromInline var baseVersion = 0
+    /// An object kept alive as long as this input: for owners that must live while anyone
+    /// can read the input (Resin keeps a focus in its tree while the focus's state lives).
+    package var owner: AnyObject?
 
     init(graph: Graph, value: Value) {
         super.init(graph: graph, flags: Flags.source)

@@ -88,6 +88,19 @@ public final class Connection: @unchecked Sendable {
     /// Creates a connection with nothing to cut yet; attach work with ``onDisconnect(_:)``.
     public init() {}
 
+    /// Creates a connection that stands for `connections`: it keeps them alive, and
+    /// disconnecting it (or releasing it) disconnects each of them, in order.
+    ///
+    /// ```swift
+    /// let registrations = Connection(grouping: [store.register(counter), store.register(logger)])
+    /// ```
+    ///
+    /// Disconnect it where its members may be disconnected: a member made with
+    /// ``init(isolated:)`` belongs to its creating domain.
+    public convenience init(grouping connections: [Connection]) {
+        self.init { for connection in connections { connection.disconnect() } }
+    }
+
     deinit {
         // The last reference is gone: nothing else can touch the state, so no lock.
         guard connected else { return }

@@ -110,13 +110,15 @@ public struct AnyPresentationRoute {
 }
 
 extension Store {
-    /// Registers a presentation route; a later route for the same name replaces it.
-    public func register(_ route: AnyPresentationRoute) {
-        engine.routes[route.name] = route.route
+    /// Registers a presentation route while the returned connection is connected; the
+    /// newest connected route for a name is the one used.
+    public func register(_ route: AnyPresentationRoute) -> Connection {
+        engine.register(route: route)
     }
 
-    /// Registers a presentation route; a later route for the same name replaces it.
-    public func register<Presentation>(_ route: PresentationRoute<Presentation>) {
+    /// Registers a presentation route while the returned connection is connected; the
+    /// newest connected route for a name is the one used.
+    public func register<Presentation>(_ route: PresentationRoute<Presentation>) -> Connection {
         register(route.erased)
     }
 
@@ -127,7 +129,7 @@ extension Store {
         of stack: NavigationState, as type: Presentation.Type = Presentation.self
     ) -> [Presentation] {
         stack.stack.map { id in
-            guard let route = engine.routes[id.name] as? PresentationRoute<Presentation> else {
+            guard let route = engine.route(named: id.name)?.route as? PresentationRoute<Presentation> else {
                 preconditionFailure(
                     "Resin: no presentation route named '\(id.name)' for \(Presentation.self); register one in a parcel or with register(_:)"
                 )

@@ -12,3 +12,27 @@
 /// and middleware that handle it. Do not use actions as an event stream to tell the app that
 /// something changed; observe the state for that (see <doc:Semantics>).
 public protocol Action: Sendable {}
+
+/// An action that names what it concerns, so that a store hands it only to the reducers and
+/// middleware registered for that route.
+///
+/// ```swift
+/// struct RenameRow: RoutedAction {
+///     var id: Row.ID
+///     var title: String
+///     var route: Row.ID { id }
+/// }
+///
+/// let rename = Reducer<Row?, RenameRow>(route: row.id) { row, action in row?.title = action.title }
+/// ```
+///
+/// A reducer or middleware registered without a route sees every action of the type; one
+/// registered with a route sees only the actions with that route. Finding them costs the
+/// same with one route as with thousands. For an enum action, a route can name the case (or
+/// the case and the element it concerns).
+public protocol RoutedAction: Action {
+    /// What a route is made of.
+    associatedtype Route: Hashable & Sendable
+    /// The registrations this action is for.
+    var route: Route { get }
+}

@@ -1,7 +1,145 @@
+import Synchronization
+
+/// Work a reducer or a middleware asks the store to do after an action: asynchronous
+/// operations that send actions back, actions to dispatch next, cancellations, and timing.
+///
+/// ```swift
+/// let search = Reducer<SearchState, SetQuery> { state, action in
+///     state.query = action.query
+///     return .run(id: "search") { send in
+///         send(Results(await backend.search(action.query)))
+///     }
+///     .debounce(id: "search", for: .milliseconds(300))
+/// }
+/// ```
+///
+/// The effects of an action start once the action has been processed: after its reducers
+/// ran and its state propagated, in the order they were returned, before the next queued
+/// action. What they send is dispatched into the store in its own isolation domain, first
+/// in first out. An effect is `Sendable` because its operation runs in a task.
+public struct Effect: Sendable {
+    enum Step: Sendable {
+        case run(id: EffectID?, operation: @Sendable (Send) async -> Void)
+        case send(any Action)
+        case cancel(EffectID)
+        /// Cancels the effect running under the id, not a debounce or throttle waiting.
+        case cancelRunning(EffectID)
+        case pace(id: EffectID, rule: PacingRule, pause: Duration, effect: Effect)
+    }
+
+    let steps: [Step]
+
+    init(steps: [Step]) {
+        self.steps = steps
+    }
+
+    /// No work.
+    public static var none: Effect { Effect(steps: []) }
+
+    /// Runs `operation` in a task; what it sends through ``Send`` is dispatched into the
+    /// store, in the order sent.
+    ///
+    /// With an `id`, the effect replaces any effect still running under that id (which is
+    /// cancelled), and ``cancel(id:)`` cancels it.
+    public static func run(
+        id: (any Hashable & Sendable)? = nil, operation: @escaping @Sendable (Send) async -> Void
+    ) -> Effect {
+        Effect(steps: [.run(id: id.map(EffectID.init), operation: operation)])
+    }
+
+    /// Dispatches `action` after the current one, in order with the actions effects send.
+    public static func send(_ action: some Action) -> Effect {
+        Effect(steps: [.send(action)])
+    }
+
+    /// Cancels the effect running under `id`, and any debounce or throttle waiting under it:
+    /// its task is cancelled and whatever it sends afterwards is dropped.
+    public static func cancel(id: some Hashable & Sendable) -> Effect {
+        Effect(steps: [.cancel(EffectID(id))])
+    }
+
+    /// These effects, started in this order.
+    public static func merge(_ effects: Effect...) -> Effect {
+        merge(effects)
+    }
+
+    /// These effects, started in this order.
+    public static func merge(_ effects: [Effect]) -> Effect {
+        Effect(steps: effects.flatMap(\.steps))
+    }
+
+    /// This effect and then `other`, started in this order.
+    public func merge(with other: Effect) -> Effect {
+        Effect(steps: steps + other.steps)
+    }
+
+    /// This effect, started only once no effect with the same `id` has been asked for during
+    /// `pause` (on the store's scheduler): each new one restarts the wait and replaces the
+    /// one waiting; the effect running under `id` is cancelled when a new one is asked for.
+    ///
+    /// - Precondition: `pause` is not negative.
+    public func debounce(id: some Hashable & Sendable, for pause: Duration) -> Effect {
+        let id = EffectID(id)
+        return Effect(steps: [
+            .cancelRunning(id), .pace(id: id, rule: .debounce, pause: pause, effect: self.identified(id)),
+        ])
+    }
+
+    /// This effect, started at once if no effect with the same `id` started during the last
+    /// `pause` (on the store's scheduler); otherwise held until the pause ends (the newest
+    /// one if `latest`, else the first one asked for during the pause) and the rest dropped,
+    /// as swift-async-algorithms' `throttle(for:latest:)` does.
+    ///
+    /// - Precondition: `pause` is not negative.
+    public func throttle(id: some Hashable & Sendable, for pause: Duration, latest: Bool) -> Effect {
+        let id = EffectID(id)
+        return Effect(steps: [.pace(id: id, rule: .throttle(latest: latest), pause: pause, effect: self.identified(id))]
+        )
+    }
+
+    /// Whether this effect does nothing.
+    public var isNone: Bool { steps.isEmpty }
+
+    /// This effect with its runs under `id` unless they name one of their own.
+    private func identified(_ id: EffectID) -> Effect {
+        Effect(
+            steps: steps.map { step in
+                if case .run(nil, let operation) = step { return .run(id: id, operation: operation) }
+                return step
+            })
+    }
+}
+
+/// An effect's id, as the store keeps it: any `Hashable & Sendable` value.
+///
+/// Unchecked `Sendable`: the `AnyHashable` wraps only `Sendable` values (the initializer
+/// takes `Hashable & Sendable`).
+struct EffectID: Hashable, @unchecked Sendable {
+    let value: AnyHashable
+
+    init(_ value: any Hashable & Sendable) {
+        self.value = AnyHashable(value)
+    }
+}
+
+/// One running effect's cancellation flag, shared by the store and the effect's ``Send``.
+final class EffectHandle: Sendable {
+    let number: Int
+    private let cancelled = Atomic<Bool>(false)
+
+    init(number: Int) {
+        self.number = number
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+}
+
 /// Sends actions from an asynchronous effect back into its store.
 ///
 /// ```swift
-/// context.run(id: "search") { send in
+/// return .run(id: "search") { send in
 ///     let results = await search(query)
 ///     send(SearchResults(results))
 /// }
@@ -12,29 +150,29 @@
 /// sends is dropped.
 public struct Send: Sendable {
     let inbox: EffectInbox
-    let effect: Int
+    let handle: EffectHandle
 
     /// Sends `action` to the store.
     public func callAsFunction(_ action: some Action) {
-        inbox.post(.action(action, effect: effect))
+        guard !handle.isCancelled else { return }
+        inbox.post(.action(action, handle))
     }
 
     /// Whether the effect has been cancelled (its task is cancelled too).
     public var isCancelled: Bool {
-        inbox.isCancelled(effect)
+        handle.isCancelled
     }
 }
 
 /// Where effects leave what they send until the store takes it in its own domain.
 final class EffectInbox: Sendable {
     enum Message: Sendable {
-        case action(any Action, effect: Int)
-        case finished(effect: Int)
+        case action(any Action, EffectHandle)
+        case finished(EffectHandle)
     }
 
     private struct State: Sendable {
         var messages: [Message] = []
-        var cancelled: Set<Int> = []
         /// Scheduled deliveries, kept until they run (releasing one would cancel it).
         var deliveries: [Connection] = []
         var wake: (@Sendable () -> Void)?
@@ -71,23 +209,18 @@ final class EffectInbox: Sendable {
         return messages
     }
 
-    /// Whether any message waits.
-    var hasMessages: Bool {
-        state.withLock { !$0.messages.isEmpty }
-    }
-
     /// Takes the first waiting message.
     func popFirst() -> Message? {
         state.withLock { $0.messages.isEmpty ? nil : $0.messages.removeFirst() }
     }
 
     /// Takes the waiting `finished` messages, leaving actions in order.
-    func takeFinished() -> [Int] {
+    func takeFinished() -> [EffectHandle] {
         state.withLock { state in
-            var finished: [Int] = []
+            var finished: [EffectHandle] = []
             state.messages.removeAll { message in
-                if case .finished(let effect) = message {
-                    finished.append(effect)
+                if case .finished(let handle) = message {
+                    finished.append(handle)
                     return true
                 }
                 return false
@@ -100,17 +233,9 @@ final class EffectInbox: Sendable {
     var hasWaitingActions: Bool {
         state.withLock { state in
             state.messages.contains { message in
-                if case .action(_, let effect) = message { return !state.cancelled.contains(effect) }
+                if case .action(_, let handle) = message { return !handle.isCancelled }
                 return false
             }
         }
-    }
-
-    func cancel(_ effect: Int) {
-        state.withLock { _ = $0.cancelled.insert(effect) }
-    }
-
-    func isCancelled(_ effect: Int) -> Bool {
-        state.withLock { $0.cancelled.contains(effect) }
     }
 }

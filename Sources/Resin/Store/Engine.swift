@@ -1,17 +1,40 @@
+/// A registered reducer: the focus it works on and what it does with an action.
+struct ReducerEntry {
+    let node: FocusNode
+    let apply: (any Action) -> Effect
+}
+
+/// A registered middleware: the focus whose state its context reads, and its handler.
+struct MiddlewareEntry {
+    let node: FocusNode
+    let handle: (any Action) -> MiddlewareDecision
+}
+
 /// The machinery shared by a root store and every store focused from it: the graph, the
 /// action queue, the registries, the focus tree and the running effects.
+///
+/// Registrations are indexed by action type and by route, so a dispatch touches only the
+/// registrations made for its action; each returns a connection that removes it in O(1).
 class Engine {
     let graph = Graph()
-    private var reducers: [ObjectIdentifier: [(node: FocusNode, apply: (any Action) -> Void)]] = [:]
-    private var middlewares: [(any Action) -> MiddlewareDecision] = []
+    /// Brings effects' actions back into the store's domain and times debounces and
+    /// throttles.
+    let scheduler: any Scheduler
+
+    /// Orders every registration of this engine (and is its token).
+    private var nextToken = 0
+    private var reducers: [ObjectIdentifier: RouteTable<ReducerEntry>] = [:]
+    private let everyActionMiddleware = RegistrationList<MiddlewareEntry>()
+    private var middlewareByType: [ObjectIdentifier: RouteTable<MiddlewareEntry>] = [:]
     /// What runs once an action has been processed, before the next one (logging).
-    private var afterAction: [(any Action) -> Void] = []
+    private let afterAction = RegistrationList<(any Action) -> Void>()
+    /// Presentation routes by name; the newest registration still connected wins.
+    private var routes: [String: RegistrationList<AnyPresentationRoute>] = [:]
     /// Actions dispatched while one is being processed wait here, in order.
     private let actions = SerialQueue<any Action>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
-    var routes: [String: Any] = [:]
     /// The root of the focus tree; set by the root store.
-    var rootNode: FocusNode?
+    weak var rootNode: FocusNode?
 
     // Focus bookkeeping: nodes whose state a reducer changed in the current action.
     private var stamp = 0
@@ -21,27 +44,108 @@ class Engine {
 
     // Effects.
     let inbox = EffectInbox()
-    private var running: [Int: (id: AnyHashable?, task: Task<Void, Never>)] = [:]
-    private var runningByID: [AnyHashable: Int] = [:]
+    private struct RunningEffect {
+        let id: EffectID?
+        let handle: EffectHandle
+        let task: Task<Void, Never>
+        weak var owner: FocusNode?
+    }
+    private var running: [Int: RunningEffect] = [:]
+    private var runningByID: [EffectID: Int] = [:]
+    private var pacers: [EffectID: Pacer<PacedEffect>] = [:]
     private var nextEffect = 0
+    /// Effects asked for while an action is processed; they start once it has been.
+    private var pendingEffects: [(effect: Effect, owner: FocusNode)] = []
+    private var isProcessing = false
 
-    init() {}
+    init(scheduler: any Scheduler) {
+        self.scheduler = scheduler
+    }
 
     /// The number of effects started and not yet finished or cancelled.
     var runningEffectCount: Int { running.count }
 
+    /// The number of debounces and throttles under way (waiting or pausing).
+    var pacingEffectCount: Int { pacers.count }
+
     // MARK: Registration
 
-    func register(_ reducer: @escaping (any Action) -> Void, for actionType: ObjectIdentifier, at node: FocusNode) {
-        reducers[actionType, default: []].append((node, reducer))
+    private func takeToken() -> Int {
+        nextToken += 1
+        return nextToken
     }
 
-    func register(_ middleware: @escaping (any Action) -> MiddlewareDecision) {
-        middlewares.append(middleware)
+    func register(
+        reducer apply: @escaping (any Action) -> Effect, for actionType: ObjectIdentifier, route: AnyHashable?,
+        at node: FocusNode
+    ) -> Connection {
+        let token = takeToken()
+        let table = reducers[actionType] ?? RouteTable()
+        reducers[actionType] = table
+        table.add(ReducerEntry(node: node, apply: apply), route: route, token: token)
+        return Connection(isolated: { [weak self] in
+            guard let self, let table = reducers[actionType] else { return }
+            table.remove(route: route, token: token)
+            if table.isEmpty { reducers[actionType] = nil }
+        })
     }
 
-    func registerAfterAction(_ body: @escaping (any Action) -> Void) {
-        afterAction.append(body)
+    func register(
+        middleware handle: @escaping (any Action) -> MiddlewareDecision, after: ((any Action) -> Void)?,
+        for actionType: ObjectIdentifier?, route: AnyHashable?, at node: FocusNode
+    ) -> Connection {
+        let token = takeToken()
+        let entry = MiddlewareEntry(node: node, handle: handle)
+        if let actionType {
+            let table = middlewareByType[actionType] ?? RouteTable()
+            middlewareByType[actionType] = table
+            table.add(entry, route: route, token: token)
+        } else {
+            everyActionMiddleware.append(entry, token: token)
+        }
+        if let after { afterAction.append(after, token: token) }
+        return Connection(isolated: { [weak self] in
+            guard let self else { return }
+            afterAction.remove(token: token)
+            guard let actionType else {
+                everyActionMiddleware.remove(token: token)
+                return
+            }
+            guard let table = middlewareByType[actionType] else { return }
+            table.remove(route: route, token: token)
+            if table.isEmpty { middlewareByType[actionType] = nil }
+        })
+    }
+
+    func register(route: AnyPresentationRoute) -> Connection {
+        let token = takeToken()
+        let list = routes[route.name] ?? RegistrationList()
+        routes[route.name] = list
+        list.append(route, token: token)
+        let name = route.name
+        return Connection(isolated: { [weak self] in
+            guard let self, let list = routes[name] else { return }
+            list.remove(token: token)
+            if list.isEmpty { routes[name] = nil }
+        })
+    }
+
+    /// The newest connected route named `name`.
+    func route(named name: String) -> AnyPresentationRoute? {
+        routes[name]?.slots.last { $0 != nil }??.entry
+    }
+
+    /// How many registrations of each kind are connected; for tests of lifetimes.
+    var registrationCounts: (reducers: Int, middleware: Int, routes: Int) {
+        let reducerCount = reducers.values.reduce(0) {
+            $0 + $1.unrouted.count + $1.routed.values.reduce(0) { $0 + $1.count }
+        }
+        let middlewareCount =
+            everyActionMiddleware.count
+            + middlewareByType.values.reduce(0) {
+                $0 + $1.unrouted.count + $1.routed.values.reduce(0) { $0 + $1.count }
+            }
+        return (reducerCount, middlewareCount, routes.values.reduce(0) { $0 + $1.count })
     }
 
     // MARK: Dispatch
@@ -52,35 +156,72 @@ class Engine {
     }
 
     private func process(_ action: any Action) {
-        var action = action
-        defer {
-            if !afterAction.isEmpty {
-                for body in afterAction { body(action) }
+        isProcessing = true
+        let processed = reduce(action)
+        let effects = pendingEffects
+        pendingEffects.removeAll()
+        isProcessing = false
+        for (effect, owner) in effects { start(effect, owner: owner) }
+        if !afterAction.isEmpty {
+            walkInOrder([afterAction], limit: nextToken) { body in
+                body(processed)
+                return true
             }
         }
+    }
+
+    /// Runs the middleware and reducers for `action` and commits the state; returns the
+    /// action as the reducers saw it.
+    private func reduce(_ action: any Action) -> any Action {
+        var action = action
         var handled = false
-        for middleware in middlewares {
-            switch middleware(action) {
+        var replaced = false
+        let limit = nextToken
+        var route = (action as? any RoutedAction).map { AnyHashable($0.route) }
+        var lists = [everyActionMiddleware]
+        if let table = middlewareByType[ObjectIdentifier(type(of: action))] {
+            let (unrouted, routed) = table.lists(for: route)
+            lists.append(unrouted)
+            if let routed { lists.append(routed) }
+        }
+        var swallowed = false
+        walkInOrder(lists, limit: limit) { entry in
+            switch entry.handle(action) {
             case .pass: break
             case .handled: handled = true
             case .replace(let replacement):
                 action = replacement
                 handled = true
-            case .swallow: return
+                replaced = true
+            case .swallow:
+                swallowed = true
+                return false
             }
+            return true
         }
-        guard let handlers = reducers[ObjectIdentifier(type(of: action))], !handlers.isEmpty else {
+        if swallowed { return action }
+        if replaced { route = (action as? any RoutedAction).map { AnyHashable($0.route) } }
+        guard let table = reducers[ObjectIdentifier(type(of: action))] else {
             if !handled { unhandledActionHandler(action) }
-            return
+            return action
         }
+        let (unrouted, routed) = table.lists(for: route)
+        guard !unrouted.isEmpty || routed != nil else {
+            if !handled { unhandledActionHandler(action) }
+            return action
+        }
+        let reduced = action
         graph.batch {
             stamp += 1
-            for handler in handlers {
-                handler.apply(action)
-                markDirty(handler.node)
+            walkInOrder(routed.map { [unrouted, $0] } ?? [unrouted], limit: limit) { entry in
+                let effect = entry.apply(reduced)
+                markDirty(entry.node)
+                if !effect.isNone { pendingEffects.append((effect, entry.node)) }
+                return true
             }
             commit()
         }
+        return action
     }
 
     private func markDirty(_ node: FocusNode) {
@@ -89,47 +230,59 @@ class Engine {
         dirty.append(node)
     }
 
-    /// Writes the changed state into every focus it can have changed: the dirty foci, their
-    /// ancestors and their descendants. Siblings are untouched, so the cost follows the
-    /// foci that can have changed, not how many exist.
+    /// Writes the changed state into every focus it can have changed.
     ///
-    /// Siblings whose parts may overlap are refreshed too: at every level on the way up, the
-    /// foci beside the path whose part may share state with it (see ``FocusRegion``), with
-    /// their descendants.
+    /// A focus whose reducers ran is refreshed; if its slice is unchanged (by its cutoff),
+    /// nothing else is. If it changed: the foci inside it, top-down, each descending only
+    /// when its own slice changed; its ancestors; and at every level on the way up, the foci
+    /// beside the path whose part may share state with it (see ``FocusRegion``), top-down.
+    /// So the cost follows the foci that can have changed, not how many exist.
     private func commit() {
-        var toRefresh: [FocusNode] = []
         let stamp = stamp
-        func add(_ node: FocusNode) {
-            guard node.refreshStamp != stamp else { return }
+        var refreshed = 0
+        func refreshOnce(_ node: FocusNode) -> Bool {
+            guard node.refreshStamp != stamp else { return node.lastRefreshChanged }
             node.refreshStamp = stamp
-            toRefresh.append(node)
+            refreshed += 1
+            guard let refresher = node.refresher else {
+                node.lastRefreshChanged = true
+                return true
+            }
+            let changed = refresher.refresh()
+            node.lastRefreshChanged = changed
+            if changed, node.hasOwnedEffects, refresher.isAbsent { cancelEffects(ownedBy: node) }
+            return changed
         }
-        func addSubtree(_ root: FocusNode) {
-            guard root.subtreeStamp != stamp else { return }
-            root.subtreeStamp = stamp
-            add(root)
-            for child in root.children { addSubtree(child) }
+        func refreshDown(_ node: FocusNode) {
+            guard node.subtreeStamp != stamp else { return }
+            node.subtreeStamp = stamp
+            guard refreshOnce(node), node.hasChildren else { return }
+            for child in node.childList() { refreshDown(child) }
         }
-        for node in dirty {
-            addSubtree(node)
+        var index = 0
+        while index < dirty.count {
+            let node = dirty[index]
+            index += 1
+            refreshDown(node)
+            guard node.lastRefreshChanged else { continue }
             var current = node
             while let parent = current.parent {
-                add(parent)
-                parent.forEachChild(overlapping: current, addSubtree)
+                _ = refreshOnce(parent)
+                parent.forEachChild(overlapping: current) { refreshDown($0) }
                 current = parent
             }
         }
         dirty.removeAll(keepingCapacity: true)
-        lastRefreshCount = toRefresh.count
-        for node in toRefresh { node.access.refresh() }
+        lastRefreshCount = refreshed
     }
 
     // MARK: Effects
 
-    /// Makes what effects post reach the store through `scheduler`, in the domain that
+    /// Makes what effects post reach the store through the scheduler, in the domain that
     /// created the store.
-    func deliverEffects(on scheduler: some Scheduler) {
+    func deliverEffectsAutomatically() {
         let drain = IsolatedClosure { [weak self] in self?.drainInbox() }
+        let scheduler = scheduler
         // Weak: the inbox holds this closure, so a strong capture would be a cycle that
         // leaks the inbox and the scheduler with every store (found by LeakSanitizer).
         inbox.setWake { [weak inbox] in
@@ -137,39 +290,110 @@ class Engine {
         }
     }
 
-    func startEffect(id: AnyHashable?, _ operation: @escaping @Sendable (Send) async -> Void) {
+    /// Starts `effect` for `owner` once the action being processed has been, or now.
+    func perform(_ effect: Effect, owner: FocusNode) {
+        if isProcessing {
+            pendingEffects.append((effect, owner))
+        } else {
+            start(effect, owner: owner)
+        }
+    }
+
+    private func start(_ effect: Effect, owner: FocusNode?) {
+        for step in effect.steps {
+            switch step {
+            case .run(let id, let operation):
+                startRun(id: id, operation, owner: owner)
+            case .send(let action):
+                dispatch(action)
+            case .cancel(let id):
+                cancelEffect(id: id)
+                if let pacer = pacers.removeValue(forKey: id) { pacer.cancel() }
+            case .cancelRunning(let id):
+                cancelEffect(id: id)
+            case .pace(let id, let rule, let pause, let inner):
+                pace(inner, id: id, rule: rule, pause: pause, owner: owner)
+            }
+        }
+    }
+
+    private func pace(_ effect: Effect, id: EffectID, rule: PacingRule, pause: Duration, owner: FocusNode?) {
+        let pacer: Pacer<PacedEffect>
+        if let existing = pacers[id], existing.rule == rule {
+            pacer = existing
+        } else {
+            pacers[id]?.cancel()
+            pacer = Pacer(rule, pause: pause, scheduler: scheduler) { [weak self] paced in
+                guard let self else { return }
+                // An effect whose focus went away is dropped with it.
+                if !paced.ownedAtRequest || paced.owner != nil { start(paced.effect, owner: paced.owner) }
+                if let current = pacers[id], !current.isPacing { pacers[id] = nil }
+            }
+            pacers[id] = pacer
+        }
+        owner?.ownedPacers.insert(id)
+        pacer.send(PacedEffect(effect: effect, owner: owner, ownedAtRequest: owner != nil))
+        if !pacer.isPacing, pacers[id] === pacer { pacers[id] = nil }
+    }
+
+    private func startRun(id: EffectID?, _ operation: @escaping @Sendable (Send) async -> Void, owner: FocusNode?) {
         if let id { cancelEffect(id: id) }
-        let effect = nextEffect
+        let number = nextEffect
         nextEffect += 1
-        let send = Send(inbox: inbox, effect: effect)
+        let handle = EffectHandle(number: number)
+        let send = Send(inbox: inbox, handle: handle)
         let inbox = inbox
         let task = Task {
             await operation(send)
-            inbox.post(.finished(effect: effect))
+            inbox.post(.finished(handle))
         }
-        running[effect] = (id, task)
-        if let id { runningByID[id] = effect }
+        running[number] = RunningEffect(id: id, handle: handle, task: task, owner: owner)
+        if let id { runningByID[id] = number }
+        owner?.ownedEffects.insert(number)
     }
 
-    func cancelEffect(id: AnyHashable) {
-        guard let effect = runningByID.removeValue(forKey: id) else { return }
-        inbox.cancel(effect)
-        running.removeValue(forKey: effect)?.task.cancel()
+    /// Cancels the effect running under `id`, if any; forgets it at once.
+    func cancelEffect(id: EffectID) {
+        guard let number = runningByID[id] else { return }
+        cancel(number: number)
+    }
+
+    private func cancel(number: Int) {
+        guard let effect = running.removeValue(forKey: number) else { return }
+        if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
+        effect.owner?.ownedEffects.remove(number)
+        effect.handle.cancel()
+        effect.task.cancel()
+    }
+
+    /// Cancels what `node` started and is still running or waiting: its focus went away
+    /// (freed, or its optional slice became absent).
+    func cancelEffects(ownedBy node: FocusNode) {
+        cancelEffects(numbers: node.ownedEffects, pacers: node.ownedPacers)
+        node.ownedEffects.removeAll()
+        node.ownedPacers.removeAll()
+    }
+
+    func cancelEffects(numbers: Set<Int>, pacers ids: Set<EffectID>) {
+        for number in numbers { cancel(number: number) }
+        for id in ids {
+            if let pacer = pacers.removeValue(forKey: id) { pacer.cancel() }
+        }
     }
 
     /// Dispatches what effects sent, in order, and forgets the effects that finished.
     /// Returns the actions it dispatched.
     @discardableResult
-    func drainInbox(limit: Int = .max) -> [any Action] {
+    func drainInbox() -> [any Action] {
         var dispatched: [any Action] = []
         for message in inbox.take() {
             switch message {
-            case .action(let action, let effect):
-                guard !inbox.isCancelled(effect) else { continue }
+            case .action(let action, let handle):
+                guard !handle.isCancelled else { continue }
                 dispatched.append(action)
                 dispatch(action)
-            case .finished(let effect):
-                forgetEffect(effect)
+            case .finished(let handle):
+                forgetEffect(handle.number)
             }
         }
         return dispatched
@@ -180,7 +404,7 @@ class Engine {
 
     /// Forgets the effects that finished.
     func takeFinished() {
-        for effect in inbox.takeFinished() { forgetEffect(effect) }
+        for handle in inbox.takeFinished() { forgetEffect(handle.number) }
     }
 
     /// Takes the next waiting action from an effect that was not cancelled, without
@@ -188,49 +412,115 @@ class Engine {
     func takeNextAction() -> (any Action)? {
         while let message = inbox.popFirst() {
             switch message {
-            case .action(let action, let effect):
-                if !inbox.isCancelled(effect) { return action }
-            case .finished(let effect):
-                forgetEffect(effect)
+            case .action(let action, let handle):
+                if !handle.isCancelled { return action }
+            case .finished(let handle):
+                forgetEffect(handle.number)
             }
         }
         return nil
     }
 
-    private func forgetEffect(_ effect: Int) {
-        if let entry = running.removeValue(forKey: effect), let id = entry.id, runningByID[id] == effect {
-            runningByID[id] = nil
-        }
+    private func forgetEffect(_ number: Int) {
+        guard let effect = running.removeValue(forKey: number) else { return }
+        if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
+        effect.owner?.ownedEffects.remove(number)
     }
 
     deinit {
-        for entry in running.values { entry.task.cancel() }
+        for effect in running.values {
+            effect.handle.cancel()
+            effect.task.cancel()
+        }
+        for pacer in pacers.values { pacer.cancel() }
     }
+}
+
+/// An effect waiting in a debounce or a throttle, with the focus that asked for it.
+struct PacedEffect {
+    let effect: Effect
+    weak var owner: FocusNode?
+    /// Whether a focus asked for it (then it is dropped if that focus is gone).
+    let ownedAtRequest: Bool
 }
 
 /// Writes a focus's current state into its graph input.
 protocol FocusRefreshing: AnyObject {
-    func refresh()
+    /// Writes the focus's part into its input; returns whether it changed (by the focus's
+    /// cutoff; without one, or with no input alive, always).
+    func refresh() -> Bool
+    /// Whether the focus's part is an absent optional (an element that is gone).
+    var isAbsent: Bool { get }
 }
 
-/// Reads and writes one focus's state in the root state, and holds its graph input.
+/// Lets a focus tell whether its part is an absent optional without knowing its type.
+private protocol OptionalPart {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalPart {
+    fileprivate var isNone: Bool { self == nil }
+}
+
+/// Reads and writes one focus's state in the root state, and keeps its graph input.
+///
+/// Ownership keeps a focus in the tree exactly while it is needed: the input owns the
+/// access (``Input/owner``), the access owns its ``FocusNode``, and a node owns its parent.
+/// So a focus lives while its state input lives (held by a store object, an observer, a
+/// derived value), while a registration on it lives (it holds the access), or while a focus
+/// inside it lives (its reads go through this access). The node and the access refer to
+/// the input weakly; when the input is gone and the focus is still needed (a registration),
+/// the next store object for it makes a new input.
 class FocusAccess<State>: FocusRefreshing {
     let get: () -> State
     let modify: ((inout State) -> Void) -> Void
-    let input: Input<State>
+    let node: FocusNode
+    /// The focus's cutoff: `==` for `Equatable` slices, `===` for class instances.
+    let isEqual: ((State, State) -> Bool)?
+    private unowned let graph: Graph
+    private weak var weakInput: Input<State>?
+    /// The part as last refreshed, to tell a change also while no input lives. It shares
+    /// its storage with the input's value (copy-on-write), so it costs no copy the input
+    /// would not cost.
+    private var last: State?
 
-    convenience init(graph: Graph, get: @escaping () -> State, modify: @escaping ((inout State) -> Void) -> Void) {
-        self.init(input: graph.input(get()), get: get, modify: modify)
-    }
-
-    init(input: Input<State>, get: @escaping () -> State, modify: @escaping ((inout State) -> Void) -> Void) {
+    init(
+        node: FocusNode, graph: Graph, get: @escaping () -> State,
+        modify: @escaping ((inout State) -> Void) -> Void
+    ) {
         self.get = get
         self.modify = modify
-        self.input = input
+        self.node = node
+        self.graph = graph
+        isEqual = Cutoff<State>.default.isEqual
+        node.refresher = self
     }
 
-    func refresh() {
-        input.write(get())
+    /// The focus's state input: the live one, or a new one holding the current part.
+    var input: Input<State> {
+        if let input = weakInput { return input }
+        let input = makeInput()
+        input.owner = self
+        weakInput = input
+        return input
+    }
+
+    func makeInput() -> Input<State> {
+        let value = get()
+        last = value
+        return graph.input(value)
+    }
+
+    func refresh() -> Bool {
+        let value = get()
+        if let isEqual, let last, isEqual(last, value) { return false }
+        last = value
+        weakInput?.write(value)
+        return true
+    }
+
+    var isAbsent: Bool {
+        (get() as? any OptionalPart)?.isNone ?? false
     }
 }
 
@@ -242,24 +532,35 @@ class FocusAccess<State>: FocusRefreshing {
 final class RootEngine<Root>: Engine {
     private(set) var rootInput: Input<Root>!
 
-    init(state: Root) {
-        super.init()
+    init(state: Root, scheduler: any Scheduler) {
+        super.init(scheduler: scheduler)
         rootInput = graph.input(state)
         rootInput.setCutoff(.alwaysPropagate)
     }
 }
 
-/// The root focus: reads and mutates the state inside the root input.
+/// The root focus: reads and mutates the state inside the root input, which the engine
+/// keeps.
 final class RootAccess<Root>: FocusAccess<Root> {
-    init(engine: RootEngine<Root>) {
+    private let rootInput: Input<Root>
+
+    init(engine: RootEngine<Root>, node: FocusNode) {
         let input = engine.rootInput!
+        rootInput = input
         super.init(
-            input: input,
+            node: node, graph: engine.graph,
             get: { input.value },
             modify: { body in input.mutateWithoutPropagating(body) })
     }
 
-    override func refresh() {
-        input.markChanged()
+    override func makeInput() -> Input<Root> { rootInput }
+
+    /// The root state always changes: comparing a whole app state would cost as much as it
+    /// is big.
+    override func refresh() -> Bool {
+        rootInput.markChanged()
+        return true
     }
+
+    override var isAbsent: Bool { false }
 }

@@ -39,70 +39,133 @@ struct FocusKey: Hashable {
 
 /// A place in the focus tree: the root store's state, or a part of it.
 ///
+/// A focus lives while something needs it: its state input (held by a store object, an
+/// observer or a derived value), a registration on it, or a focus inside it (children hold
+/// their parent; parents do not hold their children); see ``FocusAccess``. When the last of
+/// those goes, it leaves its parent's index and cancels the effects it started.
+///
 /// Children are indexed by region, so that finding the foci that may overlap a changed one
 /// costs what the overlapping ones cost, not how many foci there are: a thousand element foci
 /// of one collection are one group, and only the one with the same identity is looked at.
 final class FocusNode {
-    weak var parent: FocusNode?
+    let parent: FocusNode?
+    let key: FocusKey?
     let region: FocusRegion
-    let access: any FocusRefreshing
+    /// The focus's access, while it lives (it owns this node; see ``FocusAccess``).
+    weak var refresher: (any FocusRefreshing)?
+    /// The engine, to cancel this focus's effects when it goes; weak because the engine's
+    /// registrations may be what frees this focus, while the engine itself is going.
+    weak var engine: Engine?
     /// The store for this focus while someone holds it, so that focusing twice gives the
     /// same store.
     weak var store: AnyObject?
     var dirtyStamp = -1
     var refreshStamp = -1
     var subtreeStamp = -1
+    /// Whether the last refresh found the part changed.
+    var lastRefreshChanged = false
+    /// Effects started by this focus's registrations and still running, by number.
+    var ownedEffects: Set<Int> = []
+    /// Debounces and throttles this focus's registrations asked for.
+    var ownedPacers: Set<EffectID> = []
 
-    private var byKey: [FocusKey: FocusNode] = [:]
-    private var storedChildren: [(node: FocusNode, bytes: Range<Int>)] = []
-    private var opaqueChildren: [FocusNode] = []
-    private var elementGroups: [AnyKeyPath: (bytes: Range<Int>?, byID: [AnyHashable: FocusNode])] = [:]
+    // Children are not retained: each removes itself in its deinit.
+    private var byKey: [FocusKey: Unowned] = [:]
+    private var storedChildren: [ObjectIdentifier: (node: Unowned, bytes: Range<Int>)] = [:]
+    private var opaqueChildren: [ObjectIdentifier: Unowned] = [:]
+    private var elementGroups: [AnyKeyPath: (bytes: Range<Int>?, byID: [AnyHashable: Unowned])] = [:]
 
-    init(parent: FocusNode?, region: FocusRegion, access: any FocusRefreshing) {
-        self.parent = parent
-        self.region = region
-        self.access = access
+    /// A reference to a child that does not keep it alive.
+    struct Unowned {
+        unowned(unsafe) let node: FocusNode
+        let id: ObjectIdentifier
+
+        init(_ node: FocusNode) {
+            self.node = node
+            id = ObjectIdentifier(node)
+        }
     }
 
-    /// Every child, in no particular order.
-    var children: Dictionary<FocusKey, FocusNode>.Values { byKey.values }
+    init(parent: FocusNode?, key: FocusKey?, region: FocusRegion, engine: Engine) {
+        self.parent = parent
+        self.key = key
+        self.region = region
+        self.engine = engine
+    }
+
+    deinit {
+        if !ownedEffects.isEmpty || !ownedPacers.isEmpty {
+            engine?.cancelEffects(numbers: ownedEffects, pacers: ownedPacers)
+        }
+        if let parent, let key { parent.remove(self, key: key) }
+    }
+
+    var hasOwnedEffects: Bool { !ownedEffects.isEmpty || !ownedPacers.isEmpty }
+
+    var hasChildren: Bool { !byKey.isEmpty }
+
+    /// How many children the focus has; for tests of lifetimes.
+    var childCount: Int { byKey.count }
+
+    /// Every child, in no particular order, retained for the caller's walk.
+    func childList() -> [FocusNode] { byKey.values.map(\.node) }
 
     /// The child focused by `key`, if any.
-    func child(for key: FocusKey) -> FocusNode? { byKey[key] }
+    func child(for key: FocusKey) -> FocusNode? { byKey[key]?.node }
 
     /// Adds `child`, found again by `key`.
     func add(_ child: FocusNode, for key: FocusKey) {
-        byKey[key] = child
+        let reference = Unowned(child)
+        byKey[key] = reference
         switch child.region {
-        case .stored(let bytes): storedChildren.append((child, bytes))
-        case .opaque: opaqueChildren.append(child)
+        case .stored(let bytes): storedChildren[ObjectIdentifier(child)] = (reference, bytes)
+        case .opaque: opaqueChildren[ObjectIdentifier(child)] = reference
         case .element(let collection, let bytes, let id):
-            elementGroups[collection, default: (bytes, [:])].byID[id] = child
+            elementGroups[collection, default: (bytes, [:])].byID[id] = reference
+        }
+    }
+
+    private func remove(_ child: FocusNode, key: FocusKey) {
+        // Compared by identifier: a reference to an object in its deinit must not be loaded.
+        guard byKey[key]?.id == ObjectIdentifier(child) else { return }
+        byKey[key] = nil
+        switch child.region {
+        case .stored: storedChildren[ObjectIdentifier(child)] = nil
+        case .opaque: opaqueChildren[ObjectIdentifier(child)] = nil
+        case .element(let collection, _, let id):
+            elementGroups[collection]?.byID[id] = nil
+            if elementGroups[collection]?.byID.isEmpty == true { elementGroups[collection] = nil }
         }
     }
 
     /// Calls `body` with every child other than `child` whose part may share state with
     /// `child`'s.
     func forEachChild(overlapping child: FocusNode, _ body: (FocusNode) -> Void) {
+        var found: [FocusNode] = []
         switch child.region {
         case .opaque:
-            for other in byKey.values where other !== child { body(other) }
+            for other in byKey.values where other.node !== child { found.append(other.node) }
         case .stored(let bytes):
-            for other in storedChildren where other.node !== child && other.bytes.overlaps(bytes) { body(other.node) }
-            for other in opaqueChildren { body(other) }
+            for other in storedChildren.values where other.node.node !== child && other.bytes.overlaps(bytes) {
+                found.append(other.node.node)
+            }
+            for other in opaqueChildren.values { found.append(other.node) }
             for group in elementGroups.values where mayOverlap(group.bytes, bytes) {
-                for other in group.byID.values { body(other) }
+                for other in group.byID.values { found.append(other.node) }
             }
         case .element(let collection, let collectionBytes, let id):
-            for other in storedChildren where mayOverlap(other.bytes, collectionBytes) { body(other.node) }
-            for other in opaqueChildren { body(other) }
+            for other in storedChildren.values where mayOverlap(other.bytes, collectionBytes) {
+                found.append(other.node.node)
+            }
+            for other in opaqueChildren.values { found.append(other.node) }
             for (otherCollection, group) in elementGroups {
                 if otherCollection == collection {
-                    if let other = group.byID[id], other !== child { body(other) }
+                    if let other = group.byID[id], other.node !== child { found.append(other.node) }
                 } else if mayOverlap(group.bytes, collectionBytes) {
-                    for other in group.byID.values { body(other) }
+                    for other in group.byID.values { found.append(other.node) }
                 }
             }
         }
+        for node in found { body(node) }
     }
 }

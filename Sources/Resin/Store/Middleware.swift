@@ -16,37 +16,60 @@
 /// ```
 ///
 /// Middleware runs in the order it was registered, each seeing the action as the previous
-/// one left it. It never changes state itself.
+/// one left it. It never changes state itself. Middleware made with ``on(_:_:)`` is
+/// registered for its action type (and ``on(_:route:_:)`` for one route), so the store
+/// hands it only those actions without asking the rest.
 public struct Middleware<State> {
     let handle: (any Action, MiddlewareContext<State>) -> MiddlewareDecision
     /// Runs after every action has been processed (the reducers ran and the state
     /// propagated, or the action was swallowed or unhandled), before the next one.
     let after: ((any Action, MiddlewareContext<State>) -> Void)?
+    /// The action type it is for, or nil for every action.
+    let actionType: ObjectIdentifier?
+    let route: AnyHashable?
 
     /// Middleware that decides what happens to each action.
     public init(_ handle: @escaping (any Action, MiddlewareContext<State>) -> MiddlewareDecision) {
         self.handle = handle
         after = nil
+        actionType = nil
+        route = nil
     }
 
     init(
         _ handle: @escaping (any Action, MiddlewareContext<State>) -> MiddlewareDecision,
-        after: @escaping (any Action, MiddlewareContext<State>) -> Void
+        after: ((any Action, MiddlewareContext<State>) -> Void)? = nil, actionType: ObjectIdentifier? = nil,
+        route: AnyHashable? = nil
     ) {
         self.handle = handle
         self.after = after
+        self.actionType = actionType
+        self.route = route
     }
 
-    /// Middleware that runs `handle` for actions of `type` (which then count as handled)
-    /// and passes every action on unchanged.
+    /// Middleware that runs `handle` for actions of `type` (which then count as handled);
+    /// it sees no other action.
     public static func on<Handled: Action>(
         _ type: Handled.Type, _ handle: @escaping (Handled, MiddlewareContext<State>) -> Void
     ) -> Middleware<State> {
-        Middleware { action, context in
-            guard let action = action as? Handled else { return .pass }
-            handle(action, context)
-            return .handled
-        }
+        Middleware(
+            { action, context in
+                // Registered under `Handled`'s identifier, so only such actions arrive here.
+                handle(action as! Handled, context)
+                return .handled
+            }, actionType: ObjectIdentifier(Handled.self))
+    }
+
+    /// Middleware that runs `handle` for the actions of `type` whose route is `route`
+    /// (which then count as handled); it sees no other action.
+    public static func on<Handled: RoutedAction>(
+        _ type: Handled.Type, route: Handled.Route, _ handle: @escaping (Handled, MiddlewareContext<State>) -> Void
+    ) -> Middleware<State> {
+        Middleware(
+            { action, context in
+                handle(action as! Handled, context)
+                return .handled
+            }, actionType: ObjectIdentifier(Handled.self), route: AnyHashable(route))
     }
 }
 
@@ -68,6 +91,7 @@ public struct MiddlewareContext<State> {
     // Unowned: middleware runs only while the engine processes an action, and a strong
     // reference from a registered middleware back to its store would keep the store alive.
     unowned let engine: Engine
+    unowned let node: FocusNode
     let access: FocusAccess<State>
 
     /// The current state of the store the middleware was registered on.
@@ -78,17 +102,24 @@ public struct MiddlewareContext<State> {
         engine.dispatch(action)
     }
 
-    /// Starts an asynchronous effect; the actions it sends are dispatched into the store, in
-    /// the store's isolation domain, in the order sent.
+    /// Starts an asynchronous effect once the action has been processed; the actions it
+    /// sends are dispatched into the store, in the store's isolation domain, in the order
+    /// sent. The same as returning ``Effect/run(id:operation:)`` from a reducer.
     ///
     /// An effect started with an `id` cancels any effect still running under the same id;
     /// ``cancel(id:)`` cancels it. Once cancelled, an effect's later actions are dropped.
-    public func run(id: AnyHashable? = nil, _ operation: @escaping @Sendable (Send) async -> Void) {
-        engine.startEffect(id: id, operation)
+    public func run(id: (any Hashable & Sendable)? = nil, _ operation: @escaping @Sendable (Send) async -> Void) {
+        engine.perform(.run(id: id, operation: operation), owner: node)
     }
 
-    /// Cancels the effect running under `id`, if any.
-    public func cancel(id: AnyHashable) {
-        engine.cancelEffect(id: id)
+    /// Starts `effect` once the action has been processed, as if a reducer returned it.
+    public func perform(_ effect: Effect) {
+        engine.perform(effect, owner: node)
+    }
+
+    /// Cancels the effect running under `id`, and any debounce or throttle waiting under it,
+    /// once the action has been processed (in order with the effects asked for before).
+    public func cancel(id: some Hashable & Sendable) {
+        engine.perform(.cancel(id: id), owner: node)
     }
 }

@@ -1,4 +1,5 @@
-/// The only thing that changes state: a function of the state and one type of action.
+/// The only thing that changes state: a function of the state and one type of action, which
+/// may ask for effects.
 ///
 /// ```swift
 /// let counter = Reducer<Int, Counter> { count, action in
@@ -7,34 +8,78 @@
 ///     case .decrement: count -= 1
 ///     }
 /// }
+///
+/// let search = Reducer<SearchState, SetQuery> { state, action in
+///     state.query = action.query
+///     return .run(id: "search") { send in send(Results(await backend.search(action.query))) }
+/// }
 /// ```
 ///
-/// Register reducers on a store (or bundle them in a ``Parcel``). Several reducers may
-/// handle one action type; they run in the order they were registered.
+/// Register reducers on a store (or bundle them in a ``Parcel``); registering returns a
+/// connection, and the reducer runs while it is connected. Several reducers may handle one
+/// action type; they run in the order they were registered. A reducer with a `route` runs
+/// only for actions whose ``RoutedAction/route`` equals it, and the store finds it without
+/// looking at the others.
 public struct Reducer<State, Handled: Action> {
-    let reduce: (inout State, Handled) -> Void
+    let reduce: (inout State, Handled) -> Effect
+    let route: AnyHashable?
 
     /// A reducer for actions of type `Handled`.
     public init(_ reduce: @escaping (inout State, Handled) -> Void) {
+        self.reduce = { state, action in
+            reduce(&state, action)
+            return .none
+        }
+        route = nil
+    }
+
+    /// A reducer for actions of type `Handled` that returns the effects they ask for; they
+    /// start once the action has been processed (see ``Effect``).
+    @_disfavoredOverload
+    public init(_ reduce: @escaping (inout State, Handled) -> Effect) {
         self.reduce = reduce
+        route = nil
+    }
+
+    init(reduce: @escaping (inout State, Handled) -> Effect, route: AnyHashable?) {
+        self.reduce = reduce
+        self.route = route
     }
 
     /// A reducer for actions of `type`, for when the type cannot be inferred.
     public init(for type: Handled.Type, _ reduce: @escaping (inout State, Handled) -> Void) {
-        self.reduce = reduce
+        self.init(reduce)
     }
 
-    var erased: AnyReducer<State> {
-        let reduce = reduce
-        return AnyReducer(actionType: ObjectIdentifier(Handled.self)) { state, action in
-            // The store calls a reducer only with actions of the type it registered under.
-            reduce(&state, action as! Handled)
-        }
+    /// A reducer for actions of `type` that returns effects, for when the type cannot be
+    /// inferred.
+    @_disfavoredOverload
+    public init(for type: Handled.Type, _ reduce: @escaping (inout State, Handled) -> Effect) {
+        self.init(reduce)
     }
 }
 
-/// A reducer with its action type erased, as the store keeps it.
-public struct AnyReducer<State> {
-    let actionType: ObjectIdentifier
-    let reduce: (inout State, any Action) -> Void
+extension Reducer where Handled: RoutedAction {
+    /// A reducer for the actions of type `Handled` whose route is `route`.
+    ///
+    /// ```swift
+    /// for id in rowIDs {
+    ///     registrations.add(store.focus(\.rows, key: id).register(
+    ///         Reducer<Row?, RowAction>(route: id) { row, action in row?.apply(action) }))
+    /// }
+    /// ```
+    public init(route: Handled.Route, _ reduce: @escaping (inout State, Handled) -> Void) {
+        self.reduce = { state, action in
+            reduce(&state, action)
+            return .none
+        }
+        self.route = AnyHashable(route)
+    }
+
+    /// A reducer for the actions of type `Handled` whose route is `route`, returning effects.
+    @_disfavoredOverload
+    public init(route: Handled.Route, _ reduce: @escaping (inout State, Handled) -> Effect) {
+        self.reduce = reduce
+        self.route = AnyHashable(route)
+    }
 }

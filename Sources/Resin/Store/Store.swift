@@ -25,43 +25,45 @@ import Dispatch
 /// store on the main actor, a `TestScheduler` advanced from a test.
 public final class Store<State> {
     let engine: Engine
-    let node: FocusNode
     let access: FocusAccess<State>
+    /// The focus's state input; holding it keeps the focus (see ``FocusAccess``).
+    let input: Input<State>
+    var node: FocusNode { access.node }
 
     /// Creates a root store holding `initialState`, delivering what effects send through
-    /// `scheduler`.
+    /// `scheduler` and timing debounces and throttles on it.
     public convenience init(initialState: State, scheduler: some Scheduler = DispatchScheduler(queue: .main)) {
-        self.init(initialState: initialState)
-        engine.deliverEffects(on: scheduler)
+        self.init(initialState: initialState, effectScheduler: scheduler)
+        engine.deliverEffectsAutomatically()
     }
 
     /// Creates a root store whose effects' actions are taken only when asked (the test
     /// store's mode).
-    init(initialState: State) {
-        let engine = RootEngine(state: initialState)
+    init(initialState: State, effectScheduler: any Scheduler) {
+        let engine = RootEngine(state: initialState, scheduler: effectScheduler)
         // The root state changes as a whole: comparing it would cost as much as the app
         // state is big, so it always propagates and foci cut off instead.
-        let access = RootAccess(engine: engine)
-        let node = FocusNode(parent: nil, region: .opaque, access: access)
+        let node = FocusNode(parent: nil, key: nil, region: .opaque, engine: engine)
+        let access = RootAccess(engine: engine, node: node)
         self.engine = engine
-        self.node = node
         self.access = access
+        input = access.input
         engine.rootNode = node
         node.store = self
     }
 
-    init(engine: Engine, node: FocusNode, access: FocusAccess<State>) {
+    init(engine: Engine, access: FocusAccess<State>) {
         self.engine = engine
-        self.node = node
         self.access = access
-        node.store = self
+        input = access.input
+        access.node.store = self
     }
 
     /// The store's state, as an Incremental value: observe it or derive from it.
     ///
     /// It changes once per action that changes it, after every reducer for that action has
     /// run. For a focused store it changes only when its slice changes.
-    public var state: I<State> { access.input }
+    public var state: I<State> { input }
 
     /// The state now; for middleware and tests.
     var currentState: State { access.get() }
@@ -73,40 +75,52 @@ public final class Store<State> {
         engine.dispatch(action)
     }
 
-    /// Registers a reducer on this store's state.
-    public func register<Handled: Action>(_ reducer: Reducer<State, Handled>) {
+    /// Registers a reducer on this store's state; it runs while the returned connection is
+    /// connected (disconnect it, or release it, to unregister).
+    ///
+    /// A reducer with a route (``Reducer/init(route:_:)-(_,(inout State, Handled) -> Void)``)
+    /// runs only for actions with that route.
+    public func register<Handled: Action>(_ reducer: Reducer<State, Handled>) -> Connection {
         let reduce = reducer.reduce
         let access = access
-        engine.register(
-            { action in
+        return engine.register(
+            reducer: { action in
                 // Registered under `Handled`'s identifier, so only such actions arrive here.
-                access.modify { reduce(&$0, action as! Handled) }
-            }, for: ObjectIdentifier(Handled.self), at: node)
+                var effect = Effect.none
+                access.modify { effect = reduce(&$0, action as! Handled) }
+                return effect
+            }, for: ObjectIdentifier(Handled.self), route: reducer.route, at: node)
     }
 
-    /// Registers a reducer that runs only while this optional state is present.
+    /// Registers a reducer that runs only while this optional state is present; it runs while
+    /// the returned connection is connected.
     public func register<Wrapped, Handled: Action>(
         presentOnly reducer: Reducer<Wrapped, Handled>
-    ) where State == Wrapped? {
-        register(
-            Reducer<State, Handled> { state, action in
-                guard state != nil else { return }
-                reducer.reduce(&state!, action)
-            })
+    ) -> Connection where State == Wrapped? {
+        let reduce = reducer.reduce
+        return register(
+            Reducer<State, Handled>(
+                reduce: { state, action in
+                    guard state != nil else { return .none }
+                    return reduce(&state!, action)
+                }, route: reducer.route))
     }
 
-    /// Registers middleware that sees every action; its context reads this store's state.
-    public func register(_ middleware: Middleware<State>) {
-        let context = MiddlewareContext(engine: engine, access: access)
+    /// Registers middleware; its context reads this store's state. It runs while the
+    /// returned connection is connected.
+    public func register(_ middleware: Middleware<State>) -> Connection {
+        let context = MiddlewareContext(engine: engine, node: node, access: access)
         let handle = middleware.handle
-        engine.register { action in handle(action, context) }
-        if let after = middleware.after {
-            engine.registerAfterAction { action in after(action, context) }
-        }
+        let after = middleware.after
+        return engine.register(
+            middleware: { action in handle(action, context) },
+            after: after.map { after in { action in after(action, context) } },
+            for: middleware.actionType, route: middleware.route, at: node)
     }
 
     /// Registers everything in `parcel`: its reducers, middleware and presentation routes.
-    public func register(_ parcel: Parcel<State>) {
+    /// They stay registered while the returned connection is connected.
+    public func register(_ parcel: Parcel<State>) -> Connection {
         parcel.install(self)
     }
 
@@ -143,26 +157,37 @@ public final class Store<State> {
     /// ```
     ///
     /// Setting the element to `nil` removes it; setting it while absent appends it. An action
-    /// on one element refreshes no other element's focus. Finding the element is a linear
-    /// search of the array; for large collections keep them in a dictionary and use
-    /// ``focus(_:key:)``.
+    /// on one element refreshes no other element's focus. The focus remembers where its
+    /// element was, and looks there and next to it first, so finding it costs O(1) while
+    /// elements keep their places or move by one (an insertion or removal before it); after
+    /// a bigger move, one linear search finds it again.
     ///
     /// - Precondition: A reducer does not change the element's `id`.
     public func focus<Element: Identifiable>(_ path: WritableKeyPath<State, [Element]>, id: Element.ID) -> Store<
         Element?
     > {
-        focus(
+        let hint = IndexHint()
+        return focus(
             key: FocusKey(path: path, id: AnyHashable(id)),
             region: .element(collection: path, collectionBytes: FocusRegion.storedBytes(of: path), id: AnyHashable(id)),
-            get: { $0[keyPath: path][id: id] },
+            get: { state in
+                let array = state[keyPath: path]
+                return hint.index(of: id, in: array).map { array[$0] }
+            },
             modify: { state, body in
-                var element = state[keyPath: path][id: id]
+                let index = hint.index(of: id, in: state[keyPath: path])
+                var element = index.map { state[keyPath: path][$0] }
                 body(&element)
                 precondition(
                     element == nil || element!.id == id,
                     "Resin: a reducer changed the id of the element it focuses on, from \(id) to \(element!.id); an element focus keeps its element's identity"
                 )
-                state[keyPath: path][id: id] = element
+                switch (index, element) {
+                case (let index?, let element?): state[keyPath: path][index] = element
+                case (let index?, nil): state[keyPath: path].remove(at: index)
+                case (nil, let element?): state[keyPath: path].append(element)
+                case (nil, nil): break
+                }
             })
     }
 
@@ -187,20 +212,20 @@ public final class Store<State> {
         key: FocusKey, region: FocusRegion, get: @escaping (State) -> Part,
         modify: @escaping (inout State, (inout Part) -> Void) -> Void
     ) -> Store<Part> {
-        if let child = node.child(for: key) {
+        if let child = node.child(for: key), let refresher = child.refresher {
             if let store = child.store as? Store<Part> { return store }
-            // Registered reducers keep the node; a new store object joins it.
-            // The node was made by this method with `FocusAccess<Part>`.
-            return Store<Part>(engine: engine, node: child, access: child.access as! FocusAccess<Part>)
+            // Its input, a registration or an inner focus keeps the node; a new store object
+            // joins it. The node was made by this method with `FocusAccess<Part>`.
+            return Store<Part>(engine: engine, access: refresher as! FocusAccess<Part>)
         }
         let parent = access
+        let child = FocusNode(parent: node, key: key, region: region, engine: engine)
         let access = FocusAccess<Part>(
-            graph: engine.graph,
+            node: child, graph: engine.graph,
             get: { get(parent.get()) },
             modify: { body in parent.modify { modify(&$0, body) } })
-        let child = FocusNode(parent: node, region: region, access: access)
         node.add(child, for: key)
-        return Store<Part>(engine: engine, node: child, access: access)
+        return Store<Part>(engine: engine, access: access)
     }
 
     /// Called with every action that no middleware handled and no reducer is registered
@@ -210,8 +235,12 @@ public final class Store<State> {
         set { engine.unhandledActionHandler = newValue }
     }
 
-    /// The number of effects started by middleware and still running.
+    /// The number of effects started and still running (not finished or cancelled).
     public var runningEffectCount: Int { engine.runningEffectCount }
+
+    /// The number of debounces and throttles under way: waiting to start an effect, or in a
+    /// throttle's pause.
+    public var pacingEffectCount: Int { engine.pacingEffectCount }
 
     /// How many foci the last action that a reducer handled refreshed (wrote their part into
     /// their state node), for tests of the cost.
@@ -219,6 +248,25 @@ public final class Store<State> {
 
     /// The effect inbox, for tests that check it is freed with the store.
     package var effectInboxForTesting: AnyObject { engine.inbox }
+}
+
+/// Where an element focus last found its element.
+final class IndexHint {
+    private var last = 0
+
+    /// The index of the element with `id` in `array`: looked for where it was, next to
+    /// that, then from the start.
+    func index<Element: Identifiable>(of id: Element.ID, in array: [Element]) -> Int? {
+        for candidate in [last, last - 1, last + 1] where array.indices.contains(candidate) {
+            if array[candidate].id == id {
+                last = candidate
+                return candidate
+            }
+        }
+        guard let found = array.firstIndex(where: { $0.id == id }) else { return nil }
+        last = found
+        return found
+    }
 }
 
 extension Array where Element: Identifiable {
@@ -241,10 +289,20 @@ extension Array where Element: Identifiable {
 // MARK: For ResinTesting
 
 extension Store {
-    /// A root store whose effects' actions wait until the test store takes them.
-    package convenience init(takingEffectsManually initialState: State) {
-        self.init(initialState: initialState)
+    /// A root store whose effects' actions wait until the test store takes them, timing
+    /// debounces and throttles on `scheduler`.
+    package convenience init(takingEffectsManually initialState: State, scheduler: any Scheduler) {
+        self.init(initialState: initialState, effectScheduler: scheduler)
     }
+
+    /// How many reducers, middleware and routes are registered in the whole tree.
+    package var registrationCountsForTesting: (reducers: Int, middleware: Int, routes: Int) {
+        engine.registrationCounts
+    }
+
+    /// How many foci this store's focus has inside it (held by a store, a registration or
+    /// an inner focus).
+    package var focusChildCountForTesting: Int { node.childCount }
 
     /// The current state.
     package var stateForTesting: State { currentState }
