@@ -57,6 +57,9 @@ class Engine {
     /// Effects asked for while an action is processed; they start once it has been.
     private var pendingEffects: [(effect: Effect, owner: FocusNode)] = []
     private var isProcessing = false
+    /// Whether what effects send waits until a test store takes it (until
+    /// ``deliverEffectsAutomatically()``).
+    private var takesEffectActionsManually = true
 
     init(scheduler: any Scheduler) {
         self.scheduler = scheduler
@@ -281,6 +284,7 @@ class Engine {
     /// Makes what effects post reach the store through the scheduler, in the domain that
     /// created the store.
     func deliverEffectsAutomatically() {
+        takesEffectActionsManually = false
         let drain = IsolatedClosure { [weak self] in self?.drainInbox() }
         let scheduler = scheduler
         // Weak: the inbox holds this closure, so a strong capture would be a cycle that
@@ -305,7 +309,12 @@ class Engine {
             case .run(let id, let operation):
                 startRun(id: id, operation, owner: owner)
             case .send(let action):
-                dispatch(action)
+                if takesEffectActionsManually {
+                    // A test store receives it like any action an effect sends.
+                    inbox.post(.action(action, EffectHandle(number: -1)))
+                } else {
+                    dispatch(action)
+                }
             case .cancel(let id):
                 cancelEffect(id: id)
                 if let pacer = pacers.removeValue(forKey: id) { pacer.cancel() }
@@ -328,6 +337,9 @@ class Engine {
                 // An effect whose focus went away is dropped with it.
                 if !paced.ownedAtRequest || paced.owner != nil { start(paced.effect, owner: paced.owner) }
                 if let current = pacers[id], !current.isPacing { pacers[id] = nil }
+            }
+            pacer.onIdle = { [weak self] in
+                if let self, let current = pacers[id], !current.isPacing { pacers[id] = nil }
             }
             pacers[id] = pacer
         }

@@ -23,6 +23,9 @@ public final class Pacer<Value> {
     private let scheduler: any Scheduler
     private let output: (Value) -> Void
     private var timer: Connection?
+    /// Called when a timer ends the pacing with nothing to pass (``isPacing`` became false
+    /// without a value going out); for owners that keep pacers only while they pace.
+    package var onIdle: (() -> Void)?
 
     /// A pacer that passes the values sent to it on to `output`, paced by `rule` with pauses
     /// of `pause` on `scheduler`.
@@ -107,7 +110,10 @@ public final class Pacer<Value> {
         case .startTimer(let next):
             start(next)
         case .none:
-            break
+            if !machine.isPacing {
+                self.timer = nil
+                onIdle?()
+            }
         }
     }
 }
