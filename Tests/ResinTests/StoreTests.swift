@@ -263,6 +263,10 @@ struct StoreTests {
         let registrations = Connector()
         weak var weakStore: Store<AppState>?
         weak var weakFocus: Store<Foo>?
+        weak var weakEngine: AnyObject?
+        weak var weakGraph: AnyObject?
+        weak var weakRootState: I<AppState>?
+        weak var weakFocusState: I<Foo>?
         do {
             let store = Store(initialState: AppState(), scheduler: TestScheduler())
             let foo = store.focus(\.foo)
@@ -278,9 +282,17 @@ struct StoreTests {
             #expect(store.runningEffectCount == 1)
             connection.disconnect()
             (weakStore, weakFocus) = (store, foo)
+            (weakEngine, weakGraph) = store.engineForTesting
+            (weakRootState, weakFocusState) = (store.state, foo.state)
         }
+        // Registrations do not keep the store: it is freed while they are still held.
         #expect(weakStore == nil)
         #expect(weakFocus == nil)
+        #expect(weakEngine == nil)
+        #expect(weakGraph == nil)
+        #expect(weakRootState == nil)
+        #expect(weakFocusState == nil)
+        registrations.disconnect()
     }
 
     @Test("a released store frees its effect inbox and its scheduler (no cycle through the inbox)")

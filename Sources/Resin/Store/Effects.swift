@@ -79,6 +79,7 @@ public struct Effect: Sendable {
     ///
     /// - Precondition: `pause` is not negative.
     public func debounce(id: some Hashable & Sendable, for pause: Duration) -> Effect {
+        precondition(pause >= .zero, "Resin: debounce and throttle need a pause of zero or more, got \(pause)")
         let id = EffectID(id)
         return Effect(steps: [
             .cancelRunning(id), .pace(id: id, rule: .debounce, pause: pause, effect: self.identified(id)),
@@ -92,6 +93,7 @@ public struct Effect: Sendable {
     ///
     /// - Precondition: `pause` is not negative.
     public func throttle(id: some Hashable & Sendable, for pause: Duration, latest: Bool) -> Effect {
+        precondition(pause >= .zero, "Resin: debounce and throttle need a pause of zero or more, got \(pause)")
         let id = EffectID(id)
         return Effect(steps: [.pace(id: id, rule: .throttle(latest: latest), pause: pause, effect: self.identified(id))]
         )

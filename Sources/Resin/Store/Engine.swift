@@ -565,7 +565,9 @@ final class RootAccess<Root>: FocusAccess<Root> {
             modify: { body in input.mutateWithoutPropagating(body) })
     }
 
-    override func makeInput() -> Input<Root> { rootInput }
+    /// The root input, which the engine owns; it does not own this access (that would be a
+    /// cycle through `rootInput`): the root store and the foci inside it do.
+    override var input: Input<Root> { rootInput }
 
     /// The root state always changes: comparing a whole app state would cost as much as it
     /// is big.

@@ -78,7 +78,7 @@ public final class Store<State> {
     /// Registers a reducer on this store's state; it runs while the returned connection is
     /// connected (disconnect it, or release it, to unregister).
     ///
-    /// A reducer with a route (``Reducer/init(route:_:)-(_,(inout State, Handled) -> Void)``)
+    /// A reducer with a route (`Reducer(route:_:)`)
     /// runs only for actions with that route.
     public func register<Handled: Action>(_ reducer: Reducer<State, Handled>) -> Connection {
         let reduce = reducer.reduce
@@ -248,6 +248,9 @@ public final class Store<State> {
 
     /// The effect inbox, for tests that check it is freed with the store.
     package var effectInboxForTesting: AnyObject { engine.inbox }
+
+    /// The engine and its graph, for tests that check they are freed with the store.
+    package var engineForTesting: (engine: AnyObject, graph: AnyObject) { (engine, engine.graph) }
 }
 
 /// Where an element focus last found its element.
