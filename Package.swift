@@ -107,7 +107,7 @@ let package = Package(
             path: "Examples/SwiftUI"),
 
         // What several test targets share: the seeded generator of the model-based tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ReactiveCore"], path: "Tests/TestSupport"),
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "TestSupport"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue", "TestSupport"]),

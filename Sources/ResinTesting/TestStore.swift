@@ -58,15 +58,21 @@ public final class TestStore<State: Equatable> {
     ///
     /// - Parameters:
     ///   - initialState: The state the store starts with.
-    ///   - scheduler: The virtual time of the store's debounces and throttles.
+    ///   - scheduler: The virtual time of the store's debounces and throttles, and the
+    ///     effects' `Dependencies.clock`.
+    ///   - dependencies: The dependencies of the effects: by default every key's test value,
+    ///     and `scheduler` as the clock (unless these set a clock of their own).
     ///   - maximumYields: How many times waiting yields to effects before it records that an
     ///     expected action never came.
     ///   - setUp: Registers the reducers, middleware and parcels under test.
     public init(
-        initialState: State, scheduler: TestScheduler = TestScheduler(), maximumYields: Int = 10_000,
+        initialState: State, scheduler: TestScheduler = TestScheduler(),
+        dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int = 10_000,
         setUp: (Store<State>) -> Connection = { _ in Connection() }
     ) {
-        store = Store(takingEffectsManually: initialState, scheduler: scheduler)
+        var dependencies = dependencies
+        if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
+        store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
         self.scheduler = scheduler
         self.maximumYields = maximumYields
         registrations = setUp(store)
@@ -79,10 +85,13 @@ public final class TestStore<State: Equatable> {
     /// let store = TestStore(initialState: AppState()) { [$0.register(counter), $0.register(logger)] }
     /// ```
     public convenience init(
-        initialState: State, scheduler: TestScheduler = TestScheduler(), maximumYields: Int = 10_000,
+        initialState: State, scheduler: TestScheduler = TestScheduler(),
+        dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int = 10_000,
         setUp: (Store<State>) -> [Connection]
     ) {
-        self.init(initialState: initialState, scheduler: scheduler, maximumYields: maximumYields) { store in
+        self.init(
+            initialState: initialState, scheduler: scheduler, dependencies: dependencies, maximumYields: maximumYields
+        ) { store in
             Connection(grouping: setUp(store))
         }
     }

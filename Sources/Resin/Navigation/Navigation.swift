@@ -23,18 +23,22 @@ public struct PresentationID: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     }
 }
 
-/// Navigation as state: the stack of presented screens, bottom first.
+/// Navigation as state: the stack of pushed screens, bottom first, and a sheet presented
+/// over them.
 ///
 /// Navigation changes only through ``Navigate`` actions, like any other state, so it is
-/// observable, testable and restorable. A platform layer observes the stack and turns each
+/// observable, testable and restorable. A platform layer observes it and turns each
 /// ``PresentationID`` into a screen through the registered ``PresentationRoute``s.
 public struct NavigationState: Equatable, Sendable {
-    /// The presented screens, bottom first; the last is on top.
+    /// The pushed screens, bottom first; the last is on top.
     public var stack: [PresentationID]
+    /// The screen presented as a sheet over the stack, if any.
+    public var sheet: PresentationID?
 
-    /// A stack holding `stack`.
-    public init(_ stack: [PresentationID] = []) {
+    /// A stack holding `stack`, with `sheet` presented over it.
+    public init(_ stack: [PresentationID] = [], sheet: PresentationID? = nil) {
         self.stack = stack
+        self.sheet = sheet
     }
 
     /// The screen on top, if any.
@@ -53,6 +57,10 @@ public enum Navigate: Action, Equatable {
     case popToRoot
     /// Replaces the whole stack.
     case replace([PresentationID])
+    /// Presents `id` as the sheet, replacing any sheet presented.
+    case present(PresentationID)
+    /// Dismisses the sheet; does nothing if none is presented.
+    case dismiss
 }
 
 extension Parcel where State == NavigationState {
@@ -75,6 +83,10 @@ extension Parcel where State == NavigationState {
                         navigation.stack.removeAll()
                     case .replace(let stack):
                         navigation.stack = stack
+                    case .present(let sheet):
+                        navigation.sheet = sheet
+                    case .dismiss:
+                        navigation.sheet = nil
                     }
                 })
         ])
@@ -86,20 +98,44 @@ extension Parcel where State == NavigationState {
 /// The store holds routes; a platform layer asks it for the screens of a navigation stack
 /// with ``Store/presentations(of:as:)``. `Presentation` is whatever the platform renders: a
 /// view controller, a view, or, in the examples, text for a terminal.
+///
+/// A route can make its screen from the store it was registered on, so that a module's
+/// screens read their own slice without reaching for a global:
+///
+/// ```swift
+/// PresentationRoute<String>("todo") { (id, todos: Store<[Todo]>) in
+///     todos.state.value.first { "\($0.id)" == id.parameter }?.title ?? "(gone)"
+/// }
+/// ```
 public struct PresentationRoute<Presentation> {
     /// The name of the presentations this route handles.
     public let name: String
-    let present: (PresentationID) -> Presentation
+    /// Makes the screen; gets the store the route was registered on.
+    let present: (PresentationID, AnyObject) -> Presentation
+    /// The state type of the store `present` needs, if it needs one.
+    let storeState: Any.Type?
 
     /// A route for presentations named `name`.
     public init(_ name: String, present: @escaping (PresentationID) -> Presentation) {
         self.name = name
-        self.present = present
+        self.present = { id, _ in present(id) }
+        storeState = nil
+    }
+
+    /// A route for presentations named `name` that makes its screen from the store it is
+    /// registered on (a parcel's focused store).
+    ///
+    /// - Precondition: It is registered on a store of `State`.
+    public init<State>(_ name: String, present: @escaping (PresentationID, Store<State>) -> Presentation) {
+        self.name = name
+        // Registration checks that the store is a `Store<State>`.
+        self.present = { id, store in present(id, store as! Store<State>) }
+        storeState = State.self
     }
 
     /// The route, type-erased for a ``Parcel``.
     public var erased: AnyPresentationRoute {
-        AnyPresentationRoute(name: name, route: self)
+        AnyPresentationRoute(name: name, route: self, storeState: storeState)
     }
 }
 
@@ -107,13 +143,34 @@ public struct PresentationRoute<Presentation> {
 public struct AnyPresentationRoute {
     let name: String
     let route: Any
+    let storeState: Any.Type?
+}
+
+/// A registered route and the store it was registered on.
+struct RegisteredRoute {
+    let route: AnyPresentationRoute
+    /// The store the route was registered on (made again if released: the route keeps its
+    /// focus).
+    let store: () -> AnyObject
 }
 
 extension Store {
     /// Registers a presentation route while the returned connection is connected; the
     /// newest connected route for a name is the one used.
+    ///
+    /// - Precondition: A route that makes its screen from a store is registered on a store of
+    ///   the state type it needs.
     public func register(_ route: AnyPresentationRoute) -> Connection {
-        engine.register(route: route)
+        if let needed = route.storeState {
+            precondition(
+                needed == State.self,
+                "Resin: the presentation route '\(route.name)' needs a Store<\(needed)>, but it is registered on a Store<\(State.self)>"
+            )
+        }
+        let access = access
+        unowned let engine = engine
+        return engine.register(
+            route: RegisteredRoute(route: route) { access.node.store ?? Store(engine: engine, access: access) })
     }
 
     /// Registers a presentation route while the returned connection is connected; the
@@ -122,19 +179,29 @@ extension Store {
         register(route.erased)
     }
 
-    /// The screens for `stack`, bottom first, made by the registered routes.
+    /// The screens for the stack of `navigation`, bottom first, made by the registered
+    /// routes (the sheet is ``presentation(of:as:)``'s).
     ///
-    /// - Precondition: Every presentation in `stack` has a route for `Presentation`.
+    /// - Precondition: Every presentation in the stack has a route for `Presentation`.
     public func presentations<Presentation>(
-        of stack: NavigationState, as type: Presentation.Type = Presentation.self
+        of navigation: NavigationState, as type: Presentation.Type = Presentation.self
     ) -> [Presentation] {
-        stack.stack.map { id in
-            guard let route = engine.route(named: id.name)?.route as? PresentationRoute<Presentation> else {
-                preconditionFailure(
-                    "Resin: no presentation route named '\(id.name)' for \(Presentation.self); register one in a parcel or with register(_:)"
-                )
-            }
-            return route.present(id)
+        navigation.stack.map { presentation(of: $0, as: type) }
+    }
+
+    /// The screen for `id` (a sheet, or one screen of a stack), made by its registered route.
+    ///
+    /// - Precondition: `id` has a route for `Presentation`.
+    public func presentation<Presentation>(
+        of id: PresentationID, as type: Presentation.Type = Presentation.self
+    ) -> Presentation {
+        guard let registered = engine.route(named: id.name),
+            let route = registered.route.route as? PresentationRoute<Presentation>
+        else {
+            preconditionFailure(
+                "Resin: no presentation route named '\(id.name)' for \(Presentation.self); register one in a parcel or with register(_:)"
+            )
         }
+        return route.present(id, registered.store())
     }
 }

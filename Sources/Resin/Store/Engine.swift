@@ -20,6 +20,8 @@ class Engine {
     /// Brings effects' actions back into the store's domain and times debounces and
     /// throttles.
     let scheduler: any Scheduler
+    /// What effects get as ``Dependencies/current``.
+    var dependencies: Dependencies
 
     /// Orders every registration of this engine (and is its token).
     private var nextToken = 0
@@ -29,7 +31,7 @@ class Engine {
     /// What runs once an action has been processed, before the next one (logging).
     private let afterAction = RegistrationList<(any Action) -> Void>()
     /// Presentation routes by name; the newest registration still connected wins.
-    private var routes: [String: RegistrationList<AnyPresentationRoute>] = [:]
+    private var routes: [String: RegistrationList<RegisteredRoute>] = [:]
     /// Actions dispatched while one is being processed wait here, in order.
     private let actions = SerialQueue<any Action>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
@@ -61,8 +63,9 @@ class Engine {
     /// ``deliverEffectsAutomatically()``).
     private var takesEffectActionsManually = true
 
-    init(scheduler: any Scheduler) {
+    init(scheduler: any Scheduler, dependencies: Dependencies) {
         self.scheduler = scheduler
+        self.dependencies = dependencies
     }
 
     /// The number of effects started and not yet finished or cancelled.
@@ -120,12 +123,12 @@ class Engine {
         })
     }
 
-    func register(route: AnyPresentationRoute) -> Connection {
+    func register(route: RegisteredRoute) -> Connection {
         let token = takeToken()
-        let list = routes[route.name] ?? RegistrationList()
-        routes[route.name] = list
+        let name = route.route.name
+        let list = routes[name] ?? RegistrationList()
+        routes[name] = list
         list.append(route, token: token)
-        let name = route.name
         return Connection(isolated: { [weak self] in
             guard let self, let list = routes[name] else { return }
             list.remove(token: token)
@@ -134,7 +137,7 @@ class Engine {
     }
 
     /// The newest connected route named `name`.
-    func route(named name: String) -> AnyPresentationRoute? {
+    func route(named name: String) -> RegisteredRoute? {
         routes[name]?.slots.last { $0 != nil }??.entry
     }
 
@@ -355,8 +358,9 @@ class Engine {
         let handle = EffectHandle(number: number)
         let send = Send(inbox: inbox, handle: handle)
         let inbox = inbox
+        let dependencies = dependencies
         let task = Task {
-            await operation(send)
+            await Dependencies.$current.withValue(dependencies) { await operation(send) }
             inbox.post(.finished(handle))
         }
         running[number] = RunningEffect(id: id, handle: handle, task: task, owner: owner)
@@ -544,8 +548,8 @@ class FocusAccess<State>: FocusRefreshing {
 final class RootEngine<Root>: Engine {
     private(set) var rootInput: Input<Root>!
 
-    init(state: Root, scheduler: any Scheduler) {
-        super.init(scheduler: scheduler)
+    init(state: Root, scheduler: any Scheduler, dependencies: Dependencies) {
+        super.init(scheduler: scheduler, dependencies: dependencies)
         rootInput = graph.input(state)
         rootInput.setCutoff(.alwaysPropagate)
     }

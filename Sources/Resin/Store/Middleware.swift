@@ -97,6 +97,9 @@ public struct MiddlewareContext<State> {
     /// The current state of the store the middleware was registered on.
     public var state: State { access.get() }
 
+    /// The store's dependencies, which its effects run with.
+    public var dependencies: Dependencies { engine.dependencies }
+
     /// Dispatches `action`; it is processed after the current one, in order.
     public func dispatch(_ action: some Action) {
         engine.dispatch(action)

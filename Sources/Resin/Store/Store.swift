@@ -31,16 +31,20 @@ public final class Store<State> {
     var node: FocusNode { access.node }
 
     /// Creates a root store holding `initialState`, delivering what effects send through
-    /// `scheduler` and timing debounces and throttles on it.
-    public convenience init(initialState: State, scheduler: some Scheduler = DispatchScheduler(queue: .main)) {
-        self.init(initialState: initialState, effectScheduler: scheduler)
+    /// `scheduler` and timing debounces and throttles on it; its effects run with
+    /// `dependencies` (live values by default).
+    public convenience init(
+        initialState: State, scheduler: some Scheduler = DispatchScheduler(queue: .main),
+        dependencies: Dependencies = Dependencies()
+    ) {
+        self.init(initialState: initialState, effectScheduler: scheduler, dependencies: dependencies)
         engine.deliverEffectsAutomatically()
     }
 
     /// Creates a root store whose effects' actions are taken only when asked (the test
     /// store's mode).
-    init(initialState: State, effectScheduler: any Scheduler) {
-        let engine = RootEngine(state: initialState, scheduler: effectScheduler)
+    init(initialState: State, effectScheduler: any Scheduler, dependencies: Dependencies) {
+        let engine = RootEngine(state: initialState, scheduler: effectScheduler, dependencies: dependencies)
         // The root state changes as a whole: comparing it would cost as much as the app
         // state is big, so it always propagates and foci cut off instead.
         let node = FocusNode(parent: nil, key: nil, region: .opaque, engine: engine)
@@ -208,7 +212,7 @@ public final class Store<State> {
             modify: { state, body in body(&state[keyPath: path][key]) })
     }
 
-    private func focus<Part>(
+    func focus<Part>(
         key: FocusKey, region: FocusRegion, get: @escaping (State) -> Part,
         modify: @escaping (inout State, (inout Part) -> Void) -> Void
     ) -> Store<Part> {
@@ -233,6 +237,13 @@ public final class Store<State> {
     public var unhandledActionHandler: (any Action) -> Void {
         get { engine.unhandledActionHandler }
         set { engine.unhandledActionHandler = newValue }
+    }
+
+    /// The dependencies the store's effects run with (shared by every store of the tree);
+    /// a change applies to effects started afterwards.
+    public var dependencies: Dependencies {
+        get { engine.dependencies }
+        set { engine.dependencies = newValue }
     }
 
     /// The number of effects started and still running (not finished or cancelled).
@@ -294,8 +305,10 @@ extension Array where Element: Identifiable {
 extension Store {
     /// A root store whose effects' actions wait until the test store takes them, timing
     /// debounces and throttles on `scheduler`.
-    package convenience init(takingEffectsManually initialState: State, scheduler: any Scheduler) {
-        self.init(initialState: initialState, effectScheduler: scheduler)
+    package convenience init(
+        takingEffectsManually initialState: State, scheduler: any Scheduler, dependencies: Dependencies
+    ) {
+        self.init(initialState: initialState, effectScheduler: scheduler, dependencies: dependencies)
     }
 
     /// How many reducers, middleware and routes are registered in the whole tree.
