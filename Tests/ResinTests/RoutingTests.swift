@@ -154,6 +154,9 @@ struct RoutingTests {
         #expect(store.state.value.log.isEmpty)
         store.dispatch(Memo(text: "next"))
         #expect(store.state.value.log == ["late next"])
+        // The middleware captures the store and the connector: disconnecting breaks that cycle.
+        registrations.disconnect()
+        #expect(store.registrationCountsForTesting == (0, 0, 0))
     }
 
     @Test("thousands of registrations come and go: removal keeps order and lookups stay right")
