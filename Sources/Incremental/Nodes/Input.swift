@@ -21,6 +21,7 @@ public class Input<Value>: I<Value> {
     @exclusivity(unchecked) @usableFromInline var baseVersion = 0
     /// An object kept alive as long as this input: for owners that must live while anyone
     /// can read the input (Resin keeps a focus in its tree while the focus's state lives).
+    /// If it is an ``InputOwner``, it is told when the input goes.
     package var owner: AnyObject?
 
     init(graph: Graph, value: Value) {
@@ -30,6 +31,7 @@ public class Input<Value>: I<Value> {
     }
 
     deinit {
+        if let owner { (owner as? any InputOwner)?.inputWillEnd() }
         if flags & Flags.hasBase != 0 { base.deinitialize(count: 1) }
         deallocateSlot(base)
     }
@@ -144,6 +146,13 @@ public class Input<Value>: I<Value> {
         body(&copy)
         write(copy)
     }
+}
+
+/// An ``Input/owner`` that refers back to its input without keeping it (and without a weak
+/// reference, which would slow every retain of the input).
+package protocol InputOwner: AnyObject {
+    /// Called from the input's `deinit`: forget it.
+    func inputWillEnd()
 }
 
 /// A node that never changes.

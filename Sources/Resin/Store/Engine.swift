@@ -35,8 +35,6 @@ class Engine {
     /// Actions dispatched while one is being processed wait here, in order.
     private let actions = SerialQueue<any Action>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
-    /// The root of the focus tree; set by the root store.
-    weak var rootNode: FocusNode?
 
     // Focus bookkeeping: nodes whose state a reducer changed in the current action.
     private var stamp = 0
@@ -50,7 +48,9 @@ class Engine {
         let id: EffectID?
         let handle: EffectHandle
         let task: Task<Void, Never>
-        weak var owner: FocusNode?
+        /// Not retained (and not weak, which would slow every retain of the node): a focus
+        /// cancels its running effects in its `deinit`, which removes them from `running`.
+        unowned(unsafe) let owner: FocusNode?
     }
     private var running: [Int: RunningEffect] = [:]
     private var runningByID: [EffectID: Int] = [:]
@@ -169,7 +169,7 @@ class Engine {
         isProcessing = false
         for (effect, owner) in effects { start(effect, owner: owner) }
         if !afterAction.isEmpty {
-            walkInOrder([afterAction], limit: nextToken) { body in
+            walkInOrder(afterAction, limit: nextToken) { body in
                 body(processed)
                 return true
             }
@@ -184,14 +184,9 @@ class Engine {
         var replaced = false
         let limit = nextToken
         var route = (action as? any RoutedAction).map { AnyHashable($0.route) }
-        var lists = [everyActionMiddleware]
-        if let table = middlewareByType[ObjectIdentifier(type(of: action))] {
-            let (unrouted, routed) = table.lists(for: route)
-            lists.append(unrouted)
-            if let routed { lists.append(routed) }
-        }
+        let typed = middlewareByType[ObjectIdentifier(type(of: action))]?.lists(for: route)
         var swallowed = false
-        walkInOrder(lists, limit: limit) { entry in
+        walkInOrder(everyActionMiddleware, typed?.0, typed?.1, limit: limit) { entry in
             switch entry.handle(action) {
             case .pass: break
             case .handled: handled = true
@@ -219,7 +214,7 @@ class Engine {
         let reduced = action
         graph.batch {
             stamp += 1
-            walkInOrder(routed.map { [unrouted, $0] } ?? [unrouted], limit: limit) { entry in
+            walkInOrder(unrouted, routed, limit: limit) { entry in
                 let effect = entry.apply(reduced)
                 markDirty(entry.node)
                 if !effect.isNone { pendingEffects.append((effect, entry.node)) }
@@ -337,8 +332,7 @@ class Engine {
             pacers[id]?.cancel()
             pacer = Pacer(rule, pause: pause, scheduler: scheduler) { [weak self] paced in
                 guard let self else { return }
-                // An effect whose focus went away is dropped with it.
-                if !paced.ownedAtRequest || paced.owner != nil { start(paced.effect, owner: paced.owner) }
+                start(paced.effect, owner: paced.owner)
                 if let current = pacers[id], !current.isPacing { pacers[id] = nil }
             }
             pacer.onIdle = { [weak self] in
@@ -347,7 +341,7 @@ class Engine {
             pacers[id] = pacer
         }
         owner?.ownedPacers.insert(id)
-        pacer.send(PacedEffect(effect: effect, owner: owner, ownedAtRequest: owner != nil))
+        pacer.send(PacedEffect(effect: effect, owner: owner))
         if !pacer.isPacing, pacers[id] === pacer { pacers[id] = nil }
     }
 
@@ -455,9 +449,9 @@ class Engine {
 /// An effect waiting in a debounce or a throttle, with the focus that asked for it.
 struct PacedEffect {
     let effect: Effect
-    weak var owner: FocusNode?
-    /// Whether a focus asked for it (then it is dropped if that focus is gone).
-    let ownedAtRequest: Bool
+    /// Not retained: a focus cancels the pacers it asked for in its `deinit`, which drops
+    /// what they hold.
+    unowned(unsafe) let owner: FocusNode?
 }
 
 /// Writes a focus's current state into its graph input.
@@ -487,14 +481,17 @@ extension Optional: OptionalPart {
 /// inside it lives (its reads go through this access). The node and the access refer to
 /// the input weakly; when the input is gone and the focus is still needed (a registration),
 /// the next store object for it makes a new input.
-class FocusAccess<State>: FocusRefreshing {
+class FocusAccess<State>: FocusRefreshing, InputOwner {
     let get: () -> State
     let modify: ((inout State) -> Void) -> Void
     let node: FocusNode
     /// The focus's cutoff: `==` for `Equatable` slices, `===` for class instances.
     let isEqual: ((State, State) -> Bool)?
     private unowned let graph: Graph
-    private weak var weakInput: Input<State>?
+    /// The live input. Not retained (it owns this access) and not weak (a weak reference
+    /// would slow every retain of the input): the input clears it in its `deinit`
+    /// (``inputWillEnd()``).
+    private unowned(unsafe) var weakInput: Input<State>?
     /// The part as last refreshed, to tell a change also while no input lives. It shares
     /// its storage with the input's value (copy-on-write), so it costs no copy the input
     /// would not cost.
@@ -510,6 +507,14 @@ class FocusAccess<State>: FocusRefreshing {
         self.graph = graph
         isEqual = Cutoff<State>.default.isEqual
         node.refresher = self
+    }
+
+    deinit {
+        node.refresher = nil
+    }
+
+    func inputWillEnd() {
+        weakInput = nil
     }
 
     /// The focus's state input: the live one, or a new one holding the current part.

@@ -51,8 +51,10 @@ final class FocusNode {
     let parent: FocusNode?
     let key: FocusKey?
     let region: FocusRegion
-    /// The focus's access, while it lives (it owns this node; see ``FocusAccess``).
-    weak var refresher: (any FocusRefreshing)?
+    /// The focus's access, while it lives (it owns this node; see ``FocusAccess``). Not
+    /// retained, and not weak (that would slow every retain of the access): the access
+    /// clears it in its `deinit`.
+    unowned(unsafe) var refresher: (any FocusRefreshing)?
     /// The engine, to cancel this focus's effects when it goes; weak because the engine's
     /// registrations may be what frees this focus, while the engine itself is going.
     weak var engine: Engine?

@@ -82,18 +82,25 @@ final class RouteTable<Entry> {
     }
 }
 
-/// Calls `body` with the entries of `lists` in token order (registration order), skipping
-/// entries removed on the way and entries registered after `limit` (made during this walk).
+/// Calls `body` with the entries of `first`, `second` and `third` in token order
+/// (registration order), skipping entries removed on the way and entries registered after
+/// `limit` (made during this walk).
 ///
 /// Entries removed while the walk runs are not called once removed; lists may gain entries
-/// (they are past `limit`). The walk stops early when `body` returns false.
-func walkInOrder<Entry>(_ lists: [RegistrationList<Entry>], limit: Int, _ body: (Entry) -> Bool) {
-    let lists = lists.filter { !$0.isEmpty }
-    if lists.isEmpty { return }
-    for list in lists { list.beginWalk() }
-    defer { for list in lists { list.endWalk() } }
-    if lists.count == 1 {
-        let list = lists[0]
+/// (they are past `limit`). The walk stops early when `body` returns false. With one
+/// non-empty list (the common case) it allocates nothing.
+func walkInOrder<Entry>(
+    _ first: RegistrationList<Entry>, _ second: RegistrationList<Entry>? = nil,
+    _ third: RegistrationList<Entry>? = nil, limit: Int, _ body: (Entry) -> Bool
+) {
+    let a = first.isEmpty ? nil : first
+    let b = second.flatMap { $0.isEmpty ? nil : $0 }
+    let c = third.flatMap { $0.isEmpty ? nil : $0 }
+    let nonEmpty = (a == nil ? 0 : 1) + (b == nil ? 0 : 1) + (c == nil ? 0 : 1)
+    if nonEmpty == 0 { return }
+    if nonEmpty == 1, let list = a ?? b ?? c {
+        list.beginWalk()
+        defer { list.endWalk() }
         var position = 0
         while position < list.slots.count {
             if let slot = list.slots[position] {
@@ -104,6 +111,13 @@ func walkInOrder<Entry>(_ lists: [RegistrationList<Entry>], limit: Int, _ body: 
         }
         return
     }
+    merge([a, b, c].compactMap { $0 }, limit: limit, body)
+}
+
+/// ``walkInOrder(_:_:_:limit:_:)`` over several non-empty lists: a merge by token.
+private func merge<Entry>(_ lists: [RegistrationList<Entry>], limit: Int, _ body: (Entry) -> Bool) {
+    for list in lists { list.beginWalk() }
+    defer { for list in lists { list.endWalk() } }
     var positions = [Int](repeating: 0, count: lists.count)
     while true {
         var best = -1

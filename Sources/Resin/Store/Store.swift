@@ -52,7 +52,6 @@ public final class Store<State> {
         self.engine = engine
         self.access = access
         input = access.input
-        engine.rootNode = node
         node.store = self
     }
 
