@@ -308,3 +308,22 @@ struct FocusLifetimeTests {
         _ = root
     }
 }
+
+@Suite("Resin: unhandled routed actions")
+struct UnhandledRoutedTests {
+    @Test("a routed action whose route has no reducer is unhandled; one a reducer without a route takes is not")
+    func unhandledRoute() {
+        let store = Store(initialState: Rows(), scheduler: TestScheduler())
+        var unhandled: [Int] = []
+        store.unhandledActionHandler = { action in unhandled.append((action as? Bump)?.key ?? -1) }
+        let routed = store.register(Reducer<Rows, Bump>(route: 1) { state, _ in state.log.append("one") })
+        store.dispatch(Bump(key: 1))
+        store.dispatch(Bump(key: 2))
+        #expect(unhandled == [2])
+        let everyBump = store.register(Reducer<Rows, Bump> { state, _ in state.log.append("any") })
+        store.dispatch(Bump(key: 2))
+        #expect(unhandled == [2])
+        #expect(store.state.value.log == ["one", "any"])
+        _ = (routed, everyBump)
+    }
+}

@@ -176,4 +176,33 @@ struct ScopingTests {
         #expect(store.state.value.scores == ["ada": 0, "bo": 1])
         _ = scores
     }
+
+    @Test("whilePresent registers while an optional state (here a case) is present, and ends with it")
+    func whilePresent() {
+        let registrations = Connector()
+        let store = Store(initialState: Screen(), scheduler: TestScheduler())
+        registrations += store.register(Reducer<Screen, Open> { state, open in state.destination = open.destination })
+        var made = 0
+        var ended = 0
+        let detail = store.focus(\.destination, case: Destination.detail).whilePresent { detail in
+            made += 1
+            let registration = detail.register(presentOnly: Reducer<Detail, Rename> { $0.title = $1.title })
+            registration.onDisconnect(isolated: { ended += 1 })
+            return registration
+        }
+        #expect(made == 0)
+        store.dispatch(Open(destination: .detail(Detail(title: "a"))))
+        store.dispatch(Rename(title: "b"))
+        #expect(store.state.value.destination == .detail(Detail(title: "b")))
+        #expect((made, ended) == (1, 0))
+        store.dispatch(Open(destination: .detail(Detail(title: "c"))))
+        #expect((made, ended) == (1, 0))
+        store.dispatch(Open(destination: nil))
+        #expect((made, ended) == (1, 1))
+        #expect(store.registrationCountsForTesting.reducers == 1)
+        store.dispatch(Open(destination: .detail(Detail(title: "d"))))
+        #expect((made, ended) == (2, 1))
+        detail.disconnect()
+        #expect((made, ended) == (2, 2))
+    }
 }

@@ -104,9 +104,28 @@ extension Store {
         follow(focus(path).state.map { Array($0.keys) }) { key in body(key, self.focus(path, key: key)) }
     }
 
+    /// Calls `body` with this store whenever its optional state becomes present (now, if it
+    /// is), and ends what `body` returned when the state becomes absent: registrations made
+    /// for a screen or a selection live exactly while it is there.
+    ///
+    /// ```swift
+    /// let detail = store.focus(\.destination, case: Destination.detail).whilePresent { detail in
+    ///     detail.register(presentOnly: detailReducer)
+    /// }
+    /// ```
+    ///
+    /// `body` runs while the action that makes the state present propagates, so what it
+    /// registers first sees the next action. Effects those registrations started are
+    /// cancelled when the state becomes absent (as for every optional focus). The returned
+    /// connection ends it all and stops following; while connected it keeps the store alive.
+    public func whilePresent<Wrapped>(_ body: @escaping (Store<State>) -> Connection) -> Connection
+    where State == Wrapped? {
+        follow(state.map { $0 == nil ? [] : [true] }) { _ in body(self) }
+    }
+
     /// Keeps one connection per id in `ids`, made by `make` when an id appears and ended
     /// when it disappears.
-    private func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID) -> Connection) -> Connection {
+    fileprivate func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID) -> Connection) -> Connection {
         let live = LiveConnections<ID>()
         let observer = ids.observe { current in
             let present = Set(current)
