@@ -48,4 +48,59 @@ struct EffectStressTests {
             #expect(received[lane] == Array(0..<perLane), "lane \(lane) got \(received[lane].count) actions")
         }
     }
+
+    @Test(
+        "effects cancelled while their tasks send from other threads: after a cancel, none of their actions is dispatched"
+    )
+    func cancelWhileSending() async {
+        struct Flood: Action { var lane: Int }
+        struct Stop: Action { var lane: Int }
+        let registrations = Connector()
+        let lanes = 6
+        let scheduler = TestScheduler()
+        let store = Store(initialState: Lanes(received: Array(repeating: [], count: lanes)), scheduler: scheduler)
+        var stopped = Set<Int>()
+        var lateActions = 0
+        registrations += store.register(
+            Reducer<Lanes, Tick> { state, tick in
+                if stopped.contains(tick.lane) { lateActions += 1 }
+                state.received[tick.lane].append(tick.index)
+            })
+        registrations += store.register(
+            Reducer<Lanes, Flood> { _, flood in
+                .run(id: flood.lane) { send in
+                    var index = 0
+                    while !send.isCancelled, index < 1_000_000 {
+                        send(Tick(lane: flood.lane, index: index))
+                        index += 1
+                        if index.isMultiple(of: 64) { await Task.yield() }
+                    }
+                }
+            })
+        registrations += store.register(
+            Reducer<Lanes, Stop> { _, stop in
+                stopped.insert(stop.lane)
+                return .cancel(id: stop.lane)
+            })
+        for lane in 0..<lanes { store.dispatch(Flood(lane: lane)) }
+        var rounds = 0
+        while store.runningEffectCount > 0 && rounds < 1_000_000 {
+            scheduler.advance()
+            if rounds % 7 == 0, let lane = (0..<lanes).first(where: { !stopped.contains($0) }) {
+                store.dispatch(Stop(lane: lane))
+            }
+            await Task.yield()
+            rounds += 1
+        }
+        scheduler.advance()
+        await Task.yield()
+        scheduler.advance()
+        #expect(stopped.count == lanes)
+        #expect(store.runningEffectCount == 0)
+        #expect(lateActions == 0)
+        for lane in 0..<lanes {
+            let received = store.state.value.received[lane]
+            #expect(received == Array(0..<received.count), "lane \(lane): in order, none lost before the cancel")
+        }
+    }
 }
