@@ -66,15 +66,19 @@ struct EffectStressTests {
                 if stopped.contains(tick.lane) { lateActions += 1 }
                 state.received[tick.lane].append(tick.index)
             })
+        // Each effect floods until it is cancelled, then (if it sent its share first) waits
+        // for the cancel: only a cancel ends it, so the test does not depend on timing.
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
         registrations += store.register(
             Reducer<Lanes, Flood> { _, flood in
                 .run(id: flood.lane) { send in
                     var index = 0
-                    while !send.isCancelled, index < 1_000_000 {
+                    while !send.isCancelled, index < 20_000 {
                         send(Tick(lane: flood.lane, index: index))
                         index += 1
                         if index.isMultiple(of: 64) { await Task.yield() }
                     }
+                    for await _ in gate {}  // ends when the task is cancelled
                 }
             })
         registrations += store.register(
@@ -84,7 +88,7 @@ struct EffectStressTests {
             })
         for lane in 0..<lanes { store.dispatch(Flood(lane: lane)) }
         var rounds = 0
-        while store.runningEffectCount > 0 && rounds < 1_000_000 {
+        while (store.runningEffectCount > 0 || stopped.count < lanes) && rounds < 1_000_000 {
             scheduler.advance()
             if rounds % 7 == 0, let lane = (0..<lanes).first(where: { !stopped.contains($0) }) {
                 store.dispatch(Stop(lane: lane))
@@ -98,6 +102,7 @@ struct EffectStressTests {
         #expect(stopped.count == lanes)
         #expect(store.runningEffectCount == 0)
         #expect(lateActions == 0)
+        open.finish()
         for lane in 0..<lanes {
             let received = store.state.value.received[lane]
             #expect(received == Array(0..<received.count), "lane \(lane): in order, none lost before the cancel")

@@ -52,6 +52,20 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     /// The modifier's work on one message, run on its executor. Overridden by each operator.
     func process(_ message: Input) {}
 
+    /// Runs `work` as a message from a second upstream (see ``SideInput``): inline when
+    /// `inline`, else on the modifier's executor; never once the modifier is detached.
+    func runSide(inline: Bool, _ work: @escaping @Sendable () -> Void) {
+        if inline {
+            guard !isDetached.load(ordering: .acquiring) else { return }
+            work()
+        } else {
+            executor.run { [self] in
+                guard !isDetached.load(ordering: .acquiring) else { return }
+                work()
+            }
+        }
+    }
+
     /// Disconnects from upstream and lets go of it; the chain behind this modifier is freed
     /// when nothing else holds it.
     func detach() {

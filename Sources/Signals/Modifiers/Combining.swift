@@ -1,0 +1,174 @@
+extension MessageSource {
+    /// Passes on the messages of this source and of `other`, each as it comes.
+    ///
+    /// ```swift
+    /// taps.fired.merge(with: keys.fired).then { handle($0) }
+    /// ```
+    ///
+    /// On connecting, the merge takes the message each source is owed, this one's first, so
+    /// its own last message (what a chain connected after it is replayed) is the other
+    /// source's when both have one. The merged chain runs on this source's downstream executor; `other`'s messages hop to
+    /// it. Removing the chain (or releasing it) disconnects from both sources.
+    public func merge(with other: MessageSource<Message>) -> MergeModifier<Message> {
+        MergeModifier(upstream: self, other: other).attach()
+    }
+
+    /// Passes on pairs of the latest messages of this source and of `other`, once both have
+    /// sent one, then whenever either sends.
+    ///
+    /// ```swift
+    /// name.didSet.combineLatest(age.didSet).then { name, age in print("\(name), \(age)") }
+    /// ```
+    ///
+    /// **A diamond can glitch.** Signals pushes each message down each chain on its own; there
+    /// is no graph that orders them. If both sources derive from one source, one message of
+    /// that source makes two pairs: the first pairs its new value on one side with the old
+    /// value on the other. Use one chain (`map`) when the values come from one source, or
+    /// Incremental's `map2` for glitch-free derived values.
+    ///
+    /// On connecting, the chain takes the message each source is owed (so two properties
+    /// give a first pair at once). Pairs are made under a lock, so each message counts once
+    /// whatever thread sends it.
+    public func combineLatest<Other: Sendable>(_ other: MessageSource<Other>) -> CombineLatestModifier<
+        Message, Other
+    > {
+        CombineLatestModifier(upstream: self, other: other).attach()
+    }
+}
+
+/// The receiver a two-source modifier connects to its second source; it forwards by way of
+/// the modifier's executor (``Modifier/runSide(inline:_:)``).
+final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
+    // `@unchecked`: `forward` is a `@Sendable` closure, set once before connecting.
+    let forward: @Sendable (Message) -> Void
+
+    init(forward: @escaping @Sendable (Message) -> Void) {
+        self.forward = forward
+    }
+
+    func receive(raw message: UnsafeRawPointer) {
+        // Connected to a `MessageSource<Message>`, so the message is a `Message`.
+        forward(message.assumingMemoryBound(to: Message.self).pointee)
+    }
+}
+
+/// What a two-source modifier keeps of its second source: the source (held, as a modifier
+/// holds its upstream) and the receiver connected to it.
+final class SideConnection<Message: Sendable>: Sendable {
+    private let source: LockedState<MessageSource<Message>?>
+    private let input: SideInput<Message>
+
+    init(source: MessageSource<Message>, input: SideInput<Message>) {
+        self.source = LockedState(source)
+        self.input = input
+    }
+
+    /// Connects the receiver; returns the message the source owes it.
+    func connect() -> Message? {
+        source.withLock { $0 }?.connect(input)
+    }
+
+    /// Disconnects and lets go of the source; returns it.
+    @discardableResult
+    func detach() -> MessageSource<Message>? {
+        let source = source.withLock { state in
+            defer { state = nil }
+            return state
+        }
+        source?.disconnect(input)
+        return source
+    }
+}
+
+/// Passes on the messages of two sources; made by ``MessageSource/merge(with:)``.
+public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `MessageSource`: the side connection is `Sendable` and set in `init`.
+    private var side: SideConnection<Message>!
+
+    init(upstream: MessageSource<Message>, other: MessageSource<Message>) {
+        super.init(upstream: upstream)
+        let inline = executor.queue == nil || executor === other.emittingExecutor
+        let input = SideInput<Message> { [weak self] message in
+            guard let self else { return }
+            runSide(inline: inline) { self.send(message) }
+        }
+        side = SideConnection(source: other, input: input)
+    }
+
+    override func attach() -> Self {
+        _ = super.attach()
+        if let owed = side.connect() { runSide(inline: true) { self.send(owed) } }
+        return self
+    }
+
+    override func process(_ message: Message) {
+        send(message)
+    }
+
+    override func detach() {
+        side?.detach()
+        super.detach()
+    }
+
+    override func detachFromUpstream() {
+        if let other = side.detach(), other.connectedCount == 0 { other.detachFromUpstream() }
+        super.detachFromUpstream()
+    }
+}
+
+/// Pairs the latest messages of two sources; made by ``MessageSource/combineLatest(_:)``.
+public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Modifier<First, (First, Second)>,
+    @unchecked Sendable
+{
+    // `@unchecked` as for `MessageSource`: the latest messages are behind `latest`'s lock, and
+    // the side connection is `Sendable` and set in `init`.
+    private struct Latest {
+        var first: First?
+        var second: Second?
+    }
+
+    private let latest = LockedState(Latest())
+    private var side: SideConnection<Second>!
+
+    init(upstream: MessageSource<First>, other: MessageSource<Second>) {
+        super.init(upstream: upstream)
+        let inline = executor.queue == nil || executor === other.emittingExecutor
+        let input = SideInput<Second> { [weak self] message in
+            guard let self else { return }
+            runSide(inline: inline) { self.receiveSecond(message) }
+        }
+        side = SideConnection(source: other, input: input)
+    }
+
+    override func attach() -> Self {
+        _ = super.attach()
+        if let owed = side.connect() { runSide(inline: true) { self.receiveSecond(owed) } }
+        return self
+    }
+
+    override func process(_ message: First) {
+        let pair = latest.withLock { latest -> (First, Second)? in
+            latest.first = message
+            return latest.second.map { (message, $0) }
+        }
+        if let pair { send(pair) }
+    }
+
+    private func receiveSecond(_ message: Second) {
+        let pair = latest.withLock { latest -> (First, Second)? in
+            latest.second = message
+            return latest.first.map { ($0, message) }
+        }
+        if let pair { send(pair) }
+    }
+
+    override func detach() {
+        side?.detach()
+        super.detach()
+    }
+
+    override func detachFromUpstream() {
+        if let other = side.detach(), other.connectedCount == 0 { other.detachFromUpstream() }
+        super.detachFromUpstream()
+    }
+}

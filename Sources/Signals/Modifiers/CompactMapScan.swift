@@ -1,0 +1,69 @@
+extension MessageSource {
+    /// Passes on `transform` of each message when it is not `nil`.
+    ///
+    /// ```swift
+    /// text.didSet.compactMap { Int($0) }.then { print("a number: \($0)") }
+    /// ```
+    public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output?)
+        -> CompactMapModifier<Message, Output>
+    {
+        CompactMapModifier(upstream: self, transform: transform).attach()
+    }
+
+    /// Passes on a running result: `next` of the previous result (at first `initial`) and
+    /// each message.
+    ///
+    /// ```swift
+    /// clicks.fired.scan(0) { count, _ in count + 1 }.then { print("\($0) clicks") }
+    /// ```
+    ///
+    /// A message the chain is owed when it connects (the last message of a property or a
+    /// signal fired before) counts like any other. Each message's result is computed under
+    /// a lock, so messages from several threads each count once; the results are sent in
+    /// the order computed, except that two threads may send theirs in either order.
+    public func scan<Result: Sendable>(
+        _ initial: Result, _ next: @escaping @Sendable (Result, Message) -> Result
+    ) -> ScanModifier<Message, Result> {
+        ScanModifier(upstream: self, initial: initial, next: next).attach()
+    }
+}
+
+/// Transforms messages and drops `nil`s; made by ``MessageSource/compactMap(_:)``.
+public final class CompactMapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>,
+    @unchecked Sendable
+{
+    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
+    private let transform: @Sendable (Input) -> Output?
+
+    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output?) {
+        self.transform = transform
+        super.init(upstream: upstream)
+    }
+
+    override func process(_ message: Input) {
+        if let output = transform(message) { send(output) }
+    }
+}
+
+/// Accumulates messages into a running result; made by ``MessageSource/scan(_:_:)``.
+public final class ScanModifier<Input: Sendable, Result: Sendable>: Modifier<Input, Result>, @unchecked Sendable {
+    // `@unchecked` as for `MessageSource`: the result is behind `result`'s lock, and `next`
+    // is a `@Sendable` closure.
+    private let result: LockedState<Result>
+    private let next: @Sendable (Result, Input) -> Result
+
+    init(upstream: MessageSource<Input>, initial: Result, next: @escaping @Sendable (Result, Input) -> Result) {
+        result = LockedState(initial)
+        self.next = next
+        super.init(upstream: upstream)
+    }
+
+    override func process(_ message: Input) {
+        let next = next
+        let output = result.withLock { result in
+            result = next(result, message)
+            return result
+        }
+        send(output)
+    }
+}
