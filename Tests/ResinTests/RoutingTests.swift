@@ -294,6 +294,31 @@ struct FocusLifetimeTests {
         #expect(focus.state.value == Todo(id: 3, done: false))
     }
 
+    @Test(
+        "a focus whose last registration ends during its own action, and is focused again by an observer, stays consistent"
+    )
+    func refocusWhileGoing() {
+        let store = Store(initialState: Rows(values: [1: 0]), scheduler: TestScheduler())
+        var registration: Connection?
+        registration = store.focus(\.log).register(
+            Reducer<[String], Bump>(route: 1) { log, _ in
+                log.append("first")
+                registration?.disconnect()  // the last holder of the focus
+                return .run { _ in }
+            })
+        var seen: [[String]] = []
+        let observer = store.state.observe { _ in seen.append(store.focus(\.log).state.value) }
+        store.dispatch(Bump(key: 1))
+        #expect(seen == [[], ["first"]])
+        // The old focus is gone; the new one (and the tree's indexes) must be sound.
+        let again = store.focus(\.log)
+        let second = again.register(Reducer<[String], Bump>(route: 1) { log, _ in log.append("second") })
+        store.dispatch(Bump(key: 1))
+        #expect(again.state.value == ["first", "second"])
+        #expect(store.focusChildCountForTesting == 1)
+        _ = (observer, second)
+    }
+
     @Test("an action that leaves a focused slice equal refreshes nothing beyond it and wakes nobody")
     func unchangedSliceStops() {
         let registrations = Connector()

@@ -205,4 +205,22 @@ struct ScopingTests {
         detail.disconnect()
         #expect((made, ended) == (2, 2))
     }
+
+    @Test("forEach ended from inside its own body leaves no registration behind")
+    func forEachEndedFromBody() {
+        let registrations = Connector()
+        let store = Store(initialState: Screen(rows: [Row(id: 1)]), scheduler: TestScheduler())
+        registrations += store.register(Reducer<Screen, AddRow> { state, add in state.rows.append(Row(id: add.id)) })
+        var rows: Connection?
+        rows = store.forEach(\.rows) { id, row in
+            if id == 2 { rows?.disconnect() }
+            return row.register(presentOnly: Reducer<Row, BumpRow>(route: id) { row, _ in row.count += 1 })
+        }
+        #expect(store.registrationCountsForTesting.reducers == 2)
+        store.dispatch(AddRow(id: 2))
+        #expect(store.registrationCountsForTesting.reducers == 1)
+        store.dispatch(AddRow(id: 3))
+        #expect(store.registrationCountsForTesting.reducers == 1)
+        #expect(store.focusChildCountForTesting == 0)
+    }
 }

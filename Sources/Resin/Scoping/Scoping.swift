@@ -128,15 +128,23 @@ extension Store {
     fileprivate func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID) -> Connection) -> Connection {
         let live = LiveConnections<ID>()
         let observer = ids.observe { current in
+            guard live.isActive else { return }
             let present = Set(current)
             for id in live.byID.keys where !present.contains(id) {
                 live.byID.removeValue(forKey: id)?.disconnect()
             }
             for id in current where live.byID[id] == nil {
-                live.byID[id] = make(id)
+                let connection = make(id)
+                // `make` may have ended the whole thing (it can reach the returned connection).
+                guard live.isActive else {
+                    connection.disconnect()
+                    return
+                }
+                live.byID[id] = connection
             }
         }
         return Connection(isolated: {
+            live.isActive = false
             observer.disconnect()
             let connections = live.byID.values
             live.byID.removeAll()
@@ -148,4 +156,6 @@ extension Store {
 /// The connections ``Store/forEach(_:_:)-(WritableKeyPath<State,[Element]>,_)`` keeps, by id.
 private final class LiveConnections<ID: Hashable> {
     var byID: [ID: Connection] = [:]
+    /// False once the returned connection disconnected.
+    var isActive = true
 }

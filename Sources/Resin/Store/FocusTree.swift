@@ -129,12 +129,15 @@ final class FocusNode {
 
     private func remove(_ child: FocusNode, key: FocusKey) {
         // Compared by identifier: a reference to an object in its deinit must not be loaded.
-        guard byKey[key]?.id == ObjectIdentifier(child) else { return }
-        byKey[key] = nil
+        // A newer focus may have taken the key (this one lost its access first); each index
+        // forgets this child only where it still stands for it.
+        let identity = ObjectIdentifier(child)
+        if byKey[key]?.id == identity { byKey[key] = nil }
         switch child.region {
-        case .stored: storedChildren[ObjectIdentifier(child)] = nil
-        case .opaque: opaqueChildren[ObjectIdentifier(child)] = nil
+        case .stored: storedChildren[identity] = nil
+        case .opaque: opaqueChildren[identity] = nil
         case .element(let collection, _, let id):
+            guard elementGroups[collection]?.byID[id]?.id == identity else { break }
             elementGroups[collection]?.byID[id] = nil
             if elementGroups[collection]?.byID.isEmpty == true { elementGroups[collection] = nil }
         }
