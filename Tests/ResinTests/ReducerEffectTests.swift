@@ -138,6 +138,25 @@ struct ReducerEffectTests {
         #expect(store.state.value.requests == ["a", "c", "d"])
     }
 
+    @Test("a debounce asked for again with another pause starts over with the new pause")
+    func debounceNewPause() {
+        let registrations = Connector()
+        let scheduler = TestScheduler()
+        let store = Store(initialState: Finder(), scheduler: scheduler)
+        registrations += store.register(
+            Reducer<Finder, Typed> { _, action in
+                .send(Found(query: action.text)).debounce(id: "search", for: .seconds(action.text == "slow" ? 5 : 1))
+            })
+        registrations += store.register(Reducer<Finder, Found> { state, found in state.requests.append(found.query) })
+        store.dispatch(Typed(text: "fast"))
+        store.dispatch(Typed(text: "slow"))
+        scheduler.advance(by: .seconds(4))
+        #expect(store.state.value.requests.isEmpty)
+        scheduler.advance(by: .seconds(1))
+        #expect(store.state.value.requests == ["slow"])
+        #expect(store.pacingEffectCount == 0)
+    }
+
     @Test("cancel(id:) also drops a debounce still waiting")
     func cancelWaitingDebounce() {
         let registrations = Connector()

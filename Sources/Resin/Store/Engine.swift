@@ -55,6 +55,8 @@ class Engine {
     private var running: [Int: RunningEffect] = [:]
     private var runningByID: [EffectID: Int] = [:]
     private var pacers: [EffectID: Pacer<PacedEffect>] = [:]
+    /// The pause each pacer was made with: a request with another rule or pause replaces it.
+    private var pauses: [EffectID: Duration] = [:]
     private var nextEffect = 0
     /// Effects asked for while an action is processed; they start once it has been.
     private var pendingEffects: [(effect: Effect, owner: FocusNode)] = []
@@ -315,7 +317,7 @@ class Engine {
                 }
             case .cancel(let id):
                 cancelEffect(id: id)
-                if let pacer = pacers.removeValue(forKey: id) { pacer.cancel() }
+                removePacer(id)?.cancel()
             case .cancelRunning(let id):
                 cancelEffect(id: id)
             case .pace(let id, let rule, let pause, let inner):
@@ -326,23 +328,31 @@ class Engine {
 
     private func pace(_ effect: Effect, id: EffectID, rule: PacingRule, pause: Duration, owner: FocusNode?) {
         let pacer: Pacer<PacedEffect>
-        if let existing = pacers[id], existing.rule == rule {
+        if let existing = pacers[id], existing.rule == rule, pauses[id] == pause {
             pacer = existing
         } else {
             pacers[id]?.cancel()
             pacer = Pacer(rule, pause: pause, scheduler: scheduler) { [weak self] paced in
                 guard let self else { return }
                 start(paced.effect, owner: paced.owner)
-                if let current = pacers[id], !current.isPacing { pacers[id] = nil }
+                if let current = pacers[id], !current.isPacing { removePacer(id) }
             }
             pacer.onIdle = { [weak self] in
-                if let self, let current = pacers[id], !current.isPacing { pacers[id] = nil }
+                if let self, let current = pacers[id], !current.isPacing { removePacer(id) }
             }
             pacers[id] = pacer
+            pauses[id] = pause
         }
         owner?.ownedPacers.insert(id)
         pacer.send(PacedEffect(effect: effect, owner: owner))
-        if !pacer.isPacing, pacers[id] === pacer { pacers[id] = nil }
+        if !pacer.isPacing, pacers[id] === pacer { removePacer(id) }
+    }
+
+    /// Forgets the pacer for `id` (and its pause); returns it.
+    @discardableResult
+    private func removePacer(_ id: EffectID) -> Pacer<PacedEffect>? {
+        pauses[id] = nil
+        return pacers.removeValue(forKey: id)
     }
 
     private func startRun(id: EffectID?, _ operation: @escaping @Sendable (Send) async -> Void, owner: FocusNode?) {
@@ -387,7 +397,7 @@ class Engine {
     func cancelEffects(numbers: Set<Int>, pacers ids: Set<EffectID>) {
         for number in numbers { cancel(number: number) }
         for id in ids {
-            if let pacer = pacers.removeValue(forKey: id) { pacer.cancel() }
+            removePacer(id)?.cancel()
         }
     }
 
