@@ -100,7 +100,7 @@ public class I<Value>: IncrementalNode {
 
     /// The current value, or the error the node holds, thrown. Brings the node up to date
     /// as ``value`` does.
-    public func get() throws -> Value {
+    public final func get() throws -> Value {
         graph.read(self)
         if let failure { throw failure }
         return current
@@ -108,7 +108,7 @@ public class I<Value>: IncrementalNode {
 
     /// The current value or the error the node holds. Brings the node up to date as
     /// ``value`` does.
-    public var result: Result<Value, any Error> {
+    public final var result: Result<Value, any Error> {
         graph.read(self)
         if let failure { return .failure(failure) }
         return .success(current)
@@ -121,7 +121,7 @@ public class I<Value>: IncrementalNode {
     /// rounded.setCutoff(.custom { abs($0 - $1) < 0.05 })
     /// ```
     @discardableResult
-    public func setCutoff(_ cutoff: Cutoff<Value>) -> Self {
+    public final func setCutoff(_ cutoff: Cutoff<Value>) -> Self {
         cutsOffWithEquatable = false
         equality = cutoff.isEqual
         return self
@@ -209,7 +209,7 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     @inlinable
-    public func observe(_ sink: @escaping (Value) -> Void) -> Connection {
+    public final func observe(_ sink: @escaping (Value) -> Void) -> Connection {
         // Inlinable: the observer's class is then made for the concrete value type where
         // `observe` is called, rather than looked up at run time on every call.
         addObserver(ValueObserver(node: self, sink: sink))
@@ -230,7 +230,7 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     @inlinable
-    public func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
+    public final func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
         addObserver(ResultObserver(node: self, sink: sink))
     }
 
@@ -259,19 +259,18 @@ public class I<Value>: IncrementalNode {
     /// Removes `observer` (its connection disconnected), then runs its cleanups.
     override final func remove(_ observer: NodeObserver) {
         guard observer.isActive else { return }
-        let cleanups = observer.cleanups
-        observer.cleanups = []
         observer.isActive = false
+        var cleanups: [() -> Void] = []
+        if !observer.cleanups.isEmpty { swap(&cleanups, &observer.cleanups) }
         // Unlinked at once; it keeps its `next` while a delivery loop may stand on it.
         let previous = observer.previous
-        let next = observer.next
-        if let previous { previous.next = next } else { firstObserver = next }
-        if let next { next.previous = previous } else { lastObserver = previous }
         observer.previous = nil
-        if deliveryDepth == 0 { observer.next = nil }
+        let next = deliveryDepth == 0 ? observer.next.take() : observer.next
+        if let next { next.previous = previous } else { lastObserver = previous }
+        // Releases the list's reference to the observer; its connection still holds it.
+        if let previous { previous.next = next } else { firstObserver = next }
         graph.removeObserver(from: self)
         for cleanup in cleanups { cleanup() }
-        observer.node = nil
     }
 
     override final func notifyObservers() {

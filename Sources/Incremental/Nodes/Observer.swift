@@ -5,46 +5,50 @@ import ReactiveCore
 ///
 /// One object per observer holds the sink, the bookkeeping and the list links, and the
 /// connection calls it directly (``Connection/init(source:token:)``): observing allocates
-/// the observer and the connection, nothing else. The sink takes the node's value by
-/// address, so the node's generic code delivers without knowing the sink's kind.
-///
-/// The sink is a constant, so calling it counts no reference. It goes with the observer,
-/// which its connection lets go of when it disconnects and its node unlinks at once.
+/// the observer and the connection, nothing else. The node's generic code hands the value
+/// by address to a kernel made where `observe` was called (specialized for the value's
+/// type), which copies it and calls the sink.
 @usableFromInline
 class NodeObserver: ConnectionSource {
     // Unchecked exclusivity: an observer lives in its graph's isolation domain, and no access
     // to these is held across a call that could reach them again (as for the engine's
     // bookkeeping on `IncrementalNode`).
 
-    /// The node observed; held strongly while connected (an active connection keeps its
-    /// node alive), nil once removed.
-    @exclusivity(unchecked) final var node: IncrementalNode?
-    /// The next observer of the node, in the order added.
+    /// The node observed, retained by hand for the observer's whole life: an observer that
+    /// can still be disconnected keeps its node alive, and reaching the node counts no
+    /// reference. Released in `deinit`.
+    final let node: Unmanaged<IncrementalNode>
+    /// The next observer of the node, in the order added. A removed observer keeps it while
+    /// a delivery loop may stand on it.
     @exclusivity(unchecked) final var next: NodeObserver?
-    /// The previous observer; unowned: the list holds its observers through `next`.
     @exclusivity(unchecked) final unowned(unsafe) var previous: NodeObserver?
     /// The node's version this observer last received.
     @exclusivity(unchecked) final var seen = -1
-    /// What to run before the observer runs again, or when it is disconnected.
+    /// Cleanups registered with `Graph.onCleanup` during its last run.
     @exclusivity(unchecked) final var cleanups: [() -> Void] = []
+    /// False once disconnected.
     @exclusivity(unchecked) final var isActive = true
 
     init(node: IncrementalNode) {
-        self.node = node
+        self.node = Unmanaged.passUnretained(node).retain()
     }
 
-    /// Runs the sink with the value at `address` (a copy of it).
+    deinit {
+        node.release()
+    }
+
+    /// Runs the sink with the value at `address` (of the node's type).
     func receive(_ address: UnsafeRawPointer) {}
 
     /// Runs the sink with the error the node holds.
     func receive(_ error: any Error) {}
 
     package final func disconnect(token: Int) {
-        node?.remove(self)
+        node._withUnsafeGuaranteedRef { $0.remove(self) }
     }
 }
 
-/// An observer of values: `observe(_:)`.
+/// An observer that receives values.
 @usableFromInline
 final class ValueObserver<Value>: NodeObserver {
     private let sink: (Value) -> Void
@@ -56,12 +60,14 @@ final class ValueObserver<Value>: NodeObserver {
     }
 
     override func receive(_ address: UnsafeRawPointer) {
+        // Copied out of the slot before the sink runs, so a write the sink makes does not
+        // change the value it holds.
         let value = address.assumingMemoryBound(to: Value.self).pointee
         sink(value)
     }
 }
 
-/// An observer of values and errors: `observeResult(_:)`.
+/// An observer that receives values and errors.
 @usableFromInline
 final class ResultObserver<Value>: NodeObserver {
     private let sink: (Result<Value, any Error>) -> Void
