@@ -100,7 +100,7 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
             return state.receivers
         }
         guard let receivers else { return }
-        deliver(message, to: receivers)
+        deliver(message, sequence: sequence, to: receivers)
         // The common case, nothing nested: the closure returns a `Bool`, not a generic type,
         // whose metadata would be looked up at run time on every send (perf).
         let isDone = state.withLock { state -> Bool in
@@ -122,18 +122,18 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
     /// remembered when its delivery starts, after the one before it reached every modifier.
     private func deliverNested(on thread: UInt) {
         while true {
-            let next = state.withLock { state -> (Message, [WeakReceiver])? in
+            let next = state.withLock { state -> (Message, UInt64?, [WeakReceiver])? in
                 if state.nestedCount > 0, let index = nested.firstIndex(where: { $0.thread == thread }) {
                     let (_, message, sequence) = nested.remove(at: index)
                     state.nestedCount -= 1
                     remember(message, sequence: sequence, in: &state)
-                    return (message, state.receivers)
+                    return (message, sequence, state.receivers)
                 }
                 state.endDelivering(on: thread)
                 return nil
             }
-            guard let (message, receivers) = next else { return }
-            deliver(message, to: receivers)
+            guard let (message, sequence, receivers) = next else { return }
+            deliver(message, sequence: sequence, to: receivers)
         }
     }
 
@@ -145,24 +145,25 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ message: Message, to receivers: [WeakReceiver]) {
+    private func deliver(_ message: Message, sequence: UInt64?, to receivers: [WeakReceiver]) {
         withUnsafePointer(to: message) { pointer in
-            for entry in receivers { entry.receiver?.receive(raw: UnsafeRawPointer(pointer)) }
+            for entry in receivers { entry.receiver?.receive(raw: UnsafeRawPointer(pointer), sequence: sequence) }
         }
     }
 
     /// Connects `receiver`, which takes messages of type `Message`; returns the last
-    /// message, which it is owed.
+    /// message, which it is owed, and its number if it has one.
     ///
     /// The lock never loads a weak reference: a loaded reference is a strong one, and if its
     /// release were the last, the receiver's `deinit` would run inside the lock and call
     /// `disconnect(_:)`, which needs the same lock. Receivers disconnect themselves in their
     /// `deinit`, so entries are removed by identity and none is left behind.
-    func connect(_ receiver: some RawReceiver) -> Message? {
+    func connect(_ receiver: some RawReceiver) -> (Message, UInt64?)? {
         let entry = WeakReceiver(receiver: receiver)
         return state.withLock { state in
             state.receivers.append(entry)
-            return state.hasLast ? lastSlot.pointee : nil
+            guard state.hasLast else { return nil }
+            return (lastSlot.pointee, state.lastSequence > 0 ? state.lastSequence : nil)
         }
     }
 
@@ -216,8 +217,9 @@ struct ObservableState: Sendable {
 /// Takes messages from an observable, by address: the observable knows the message type
 /// and so does the receiver it connected (a modifier whose input is that type).
 protocol RawReceiver: AnyObject, Sendable {
-    /// Receives the message at `message`, which is of the receiver's input type.
-    func receive(raw message: UnsafeRawPointer)
+    /// Receives the message at `message`, which is of the receiver's input type, numbered
+    /// `sequence` by a source whose messages are states (or `nil`).
+    func receive(raw message: UnsafeRawPointer, sequence: UInt64?)
 }
 
 /// A receiver held weakly: observables do not keep their modifiers alive.

@@ -8,52 +8,94 @@ import Synchronization
 /// executor: the main queue unless a `dispatch` modifier or `noDispatch()` before it in the
 /// chain says otherwise. When that is where its input already arrives, it runs inline.
 public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>, RawReceiver, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: every stored property is a `let` of a `Sendable` type.
-    private let upstream: LockedState<MessageSource<Input>?>
+    // `@unchecked` as for `MessageSource`: every stored property is a `let` of a `Sendable`
+    // type (`link`'s contents behind its lock, the flags and the sequence atomic).
+    private let link: LockedState<Link>
     let executor: Executor
     private let runsInline: Bool
-    /// Set once the modifier is detached: from then on it processes nothing, not even a
-    /// message already delivered to it or queued on its executor.
     private let isDetached = Atomic(false)
+    /// Set from just before connecting until the replay and what arrived meanwhile were
+    /// received: messages arriving then wait in `link.held`.
+    private let isConnecting = Atomic(false)
+    /// The number of the newest numbered message accepted (see ``accept(_:)``).
+    private let lastSequence = Atomic<UInt64>(0)
+
+    /// What the modifier is connected to, and the messages that arrived while it connected.
+    private struct Link {
+        var upstream: MessageSource<Input>?
+        var held: [(message: Input, sequence: UInt64?)] = []
+    }
 
     init(upstream: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil) {
         let executor = executor ?? upstream.downstreamExecutor
-        self.upstream = LockedState(upstream)
+        link = LockedState(Link(upstream: upstream))
         self.executor = executor
         runsInline = executor.queue == nil || executor === upstream.emittingExecutor
         super.init(last: last, emittingExecutor: executor, downstreamExecutor: executor)
     }
 
-    /// Connects to the upstream observable and takes the message it is owed.
+    /// Connects the modifier to its upstream and receives the replayed last message before
+    /// any message sent after it: one sent meanwhile (by another thread, or by this one from
+    /// the replay's own work) waits, and is received after the replay, in the order sent.
     func attach() -> Self {
-        let upstream = upstream.withLock { $0 }
-        if let owed = upstream?.connect(self) { receive(owed) }
-        return self
+        guard let upstream = link.withLock({ $0.upstream }) else { return self }
+        isConnecting.store(true, ordering: .releasing)
+        if let (owed, sequence) = upstream.connect(self) { receive(owed, sequence: sequence) }
+        while true {
+            let held = link.withLock { link -> [(message: Input, sequence: UInt64?)] in
+                if link.held.isEmpty { isConnecting.store(false, ordering: .releasing) }
+                defer { link.held = [] }
+                return link.held
+            }
+            if held.isEmpty { return self }
+            for (message, sequence) in held { receive(message, sequence: sequence) }
+        }
     }
 
-    func receive(raw message: UnsafeRawPointer) {
+    func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
         // Connected to an `MessageSource<Input>`, so the message is an `Input`.
-        receive(message.assumingMemoryBound(to: Input.self).pointee)
+        let message = message.assumingMemoryBound(to: Input.self).pointee
+        if isConnecting.load(ordering: .acquiring), hold(message, sequence: sequence) { return }
+        receive(message, sequence: sequence)
     }
 
-    func receive(_ message: Input) {
+    /// Keeps a message that arrived while the modifier connects; false if it is done.
+    private func hold(_ message: Input, sequence: UInt64?) -> Bool {
+        link.withLock { link in
+            guard isConnecting.load(ordering: .relaxed) else { return false }
+            link.held.append((message, sequence))
+            return true
+        }
+    }
+
+    func receive(_ message: Input, sequence: UInt64?) {
         if runsInline {
-            guard !isDetached.load(ordering: .acquiring) else { return }
-            process(message)
+            guard !isDetached.load(ordering: .acquiring), accept(sequence) else { return }
+            process(message, sequence: sequence)
         } else {
             executor.run { [self] in
                 // A message queued before the chain was removed is dropped, not processed.
-                guard !isDetached.load(ordering: .acquiring) else { return }
-                process(message)
+                guard !isDetached.load(ordering: .acquiring), accept(sequence) else { return }
+                process(message, sequence: sequence)
             }
         }
     }
 
-    /// The modifier's work on one message, run on its executor. Overridden by each operator.
-    func process(_ message: Input) {}
+    /// Whether a message numbered `sequence` is to be processed: unnumbered messages always
+    /// are; a numbered one (a state from a ``Property``, or a running result) only if it is
+    /// newer than every numbered message processed before, so that a modifier whose inputs
+    /// race between threads never goes back to an older state.
+    @inline(__always)
+    private func accept(_ sequence: UInt64?) -> Bool {
+        guard let sequence else { return true }
+        return lastSequence.advance(to: sequence)
+    }
 
-    /// Runs `work` as a message from a second upstream (see ``SideInput``): inline when
-    /// `inline`, else on the modifier's executor; never once the modifier is detached.
+    /// Does the modifier's work on `message`, numbered `sequence` (or not), on its executor.
+    /// Overridden by every kind of modifier; one whose output stands for its input's state
+    /// sends it with the same number.
+    func process(_ message: Input, sequence: UInt64?) {}
+
     func runSide(inline: Bool, _ work: @escaping @Sendable () -> Void) {
         if inline {
             guard !isDetached.load(ordering: .acquiring) else { return }
@@ -74,9 +116,9 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 
     private func detachReturningUpstream() -> MessageSource<Input>? {
         isDetached.store(true, ordering: .releasing)
-        let upstream = upstream.withLock { state in
-            defer { state = nil }
-            return state
+        let upstream = link.withLock { link in
+            defer { link.upstream = nil }
+            return link.upstream
         }
         upstream?.disconnect(self)
         return upstream
@@ -92,5 +134,19 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 
     deinit {
         detach()
+    }
+}
+
+extension Atomic where Value == UInt64 {
+    /// Raises the value to `sequence` if it is higher; returns whether it was.
+    func advance(to sequence: UInt64) -> Bool {
+        var current = load(ordering: .relaxed)
+        while sequence > current {
+            let (exchanged, original) = compareExchange(
+                expected: current, desired: sequence, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 }

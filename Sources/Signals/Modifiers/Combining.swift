@@ -1,3 +1,5 @@
+import Synchronization
+
 extension MessageSource {
     /// Passes on the messages of this source and of `other`, each as it comes.
     ///
@@ -41,14 +43,51 @@ extension MessageSource {
 final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
     // `@unchecked`: `forward` is a `@Sendable` closure, set once before connecting.
     let forward: @Sendable (Message) -> Void
+    private let isConnecting = Atomic(false)
+    private let lastSequence = Atomic<UInt64>(0)
+    private let held = LockedState<[(message: Message, sequence: UInt64?)]>([])
 
     init(forward: @escaping @Sendable (Message) -> Void) {
         self.forward = forward
     }
 
-    func receive(raw message: UnsafeRawPointer) {
+    func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
         // Connected to a `MessageSource<Message>`, so the message is a `Message`.
-        forward(message.assumingMemoryBound(to: Message.self).pointee)
+        let message = message.assumingMemoryBound(to: Message.self).pointee
+        if isConnecting.load(ordering: .acquiring), hold(message, sequence: sequence) { return }
+        receive(message, sequence: sequence)
+    }
+
+    /// Forwards `message` unless it is numbered and older than one forwarded before (as a
+    /// modifier's own input does, see ``Modifier``).
+    func receive(_ message: Message, sequence: UInt64?) {
+        if let sequence, !lastSequence.advance(to: sequence) { return }
+        forward(message)
+    }
+
+    /// Keeps a message that arrived while the input connects; false if it is done.
+    private func hold(_ message: Message, sequence: UInt64?) -> Bool {
+        held.withLock { held in
+            guard isConnecting.load(ordering: .relaxed) else { return false }
+            held.append((message, sequence))
+            return true
+        }
+    }
+
+    /// Connects to `source` and forwards the replayed last message before any message sent
+    /// after it, as ``Modifier/attach()`` does.
+    func connect(to source: MessageSource<Message>) {
+        isConnecting.store(true, ordering: .releasing)
+        if let (owed, sequence) = source.connect(self) { receive(owed, sequence: sequence) }
+        while true {
+            let held = held.withLock { held -> [(message: Message, sequence: UInt64?)] in
+                if held.isEmpty { isConnecting.store(false, ordering: .releasing) }
+                defer { held = [] }
+                return held
+            }
+            if held.isEmpty { return }
+            for (message, sequence) in held { receive(message, sequence: sequence) }
+        }
     }
 }
 
@@ -64,8 +103,8 @@ final class SideConnection<Message: Sendable>: Sendable {
     }
 
     /// Connects the receiver; returns the message the source owes it.
-    func connect() -> Message? {
-        source.withLock { $0 }?.connect(input)
+    func connect() {
+        if let source = source.withLock({ $0 }) { input.connect(to: source) }
     }
 
     /// Disconnects and lets go of the source; returns it.
@@ -97,11 +136,12 @@ public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>,
 
     override func attach() -> Self {
         _ = super.attach()
-        if let owed = side.connect() { runSide(inline: true) { self.send(owed) } }
+        side.connect()
         return self
     }
 
-    override func process(_ message: Message) {
+    override func process(_ message: Message, sequence: UInt64?) {
+        // The two sources number their messages apart: merged, the numbers mean nothing.
         send(message)
     }
 
@@ -125,6 +165,9 @@ public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Mod
     private struct Latest {
         var first: First?
         var second: Second?
+        /// How many pairs were made: each is sent numbered, so that a newer pair is never
+        /// overtaken by an older one.
+        var pairs: UInt64 = 0
     }
 
     private let latest = LockedState(Latest())
@@ -142,24 +185,28 @@ public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Mod
 
     override func attach() -> Self {
         _ = super.attach()
-        if let owed = side.connect() { runSide(inline: true) { self.receiveSecond(owed) } }
+        side.connect()
         return self
     }
 
-    override func process(_ message: First) {
-        let pair = latest.withLock { latest -> (First, Second)? in
+    override func process(_ message: First, sequence: UInt64?) {
+        let made = latest.withLock { latest -> ((First, Second), UInt64)? in
             latest.first = message
-            return latest.second.map { (message, $0) }
+            guard let second = latest.second else { return nil }
+            latest.pairs += 1
+            return ((message, second), latest.pairs)
         }
-        if let pair { send(pair) }
+        if let (pair, number) = made { send(pair, sequence: number) }
     }
 
     private func receiveSecond(_ message: Second) {
-        let pair = latest.withLock { latest -> (First, Second)? in
+        let made = latest.withLock { latest -> ((First, Second), UInt64)? in
             latest.second = message
-            return latest.first.map { ($0, message) }
+            guard let first = latest.first else { return nil }
+            latest.pairs += 1
+            return ((first, message), latest.pairs)
         }
-        if let pair { send(pair) }
+        if let (pair, number) = made { send(pair, sequence: number) }
     }
 
     override func detach() {

@@ -40,8 +40,8 @@ public final class CompactMapModifier<Input: Sendable, Output: Sendable>: Modifi
         super.init(upstream: upstream)
     }
 
-    override func process(_ message: Input) {
-        if let output = transform(message) { send(output) }
+    override func process(_ message: Input, sequence: UInt64?) {
+        if let output = transform(message) { send(output, sequence: sequence) }
     }
 }
 
@@ -49,21 +49,24 @@ public final class CompactMapModifier<Input: Sendable, Output: Sendable>: Modifi
 public final class ScanModifier<Input: Sendable, Result: Sendable>: Modifier<Input, Result>, @unchecked Sendable {
     // `@unchecked` as for `MessageSource`: the result is behind `result`'s lock, and `next`
     // is a `@Sendable` closure.
-    private let result: LockedState<Result>
+    /// The running result, and how many results were made: each is sent numbered, so that
+    /// one computed later (it folds more messages in) is never overtaken by an older one.
+    private let result: LockedState<(value: Result, count: UInt64)>
     private let next: @Sendable (Result, Input) -> Result
 
     init(upstream: MessageSource<Input>, initial: Result, next: @escaping @Sendable (Result, Input) -> Result) {
-        result = LockedState(initial)
+        result = LockedState((initial, 0))
         self.next = next
         super.init(upstream: upstream)
     }
 
-    override func process(_ message: Input) {
+    override func process(_ message: Input, sequence: UInt64?) {
         let next = next
-        let output = result.withLock { result in
-            result = next(result, message)
+        let (output, count) = result.withLock { result in
+            result.value = next(result.value, message)
+            result.count += 1
             return result
         }
-        send(output)
+        send(output, sequence: count)
     }
 }

@@ -28,13 +28,13 @@ public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message
         super.init(upstream: upstream)
     }
 
-    override func process(_ message: Message) {
+    override func process(_ message: Message, sequence: UInt64?) {
         let discard = remaining.withLock { remaining in
             guard remaining > 0 else { return false }
             remaining -= 1
             return true
         }
-        if !discard { send(message) }
+        if !discard { send(message, sequence: sequence) }
     }
 }
 
@@ -43,11 +43,11 @@ public final class DistinctModifier<Message: Sendable & Equatable>: Modifier<Mes
     // `@unchecked` as for `MessageSource`: the last message is behind a lock.
     private let previous = LockedState<Message?>(nil)
 
-    override func process(_ message: Message) {
+    override func process(_ message: Message, sequence: UInt64?) {
         let isRepeat = previous.withLock { previous in
             defer { previous = message }
             return previous == message
         }
-        if !isRepeat { send(message) }
+        if !isRepeat { send(message, sequence: sequence) }
     }
 }

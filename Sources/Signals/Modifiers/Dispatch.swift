@@ -37,7 +37,7 @@ public final class DispatchModifier<Message: Sendable>: Modifier<Message, Messag
         super.init(upstream: upstream, executor: executor, last: last)
     }
 
-    override func process(_ message: Message) {
-        send(message)
+    override func process(_ message: Message, sequence: UInt64?) {
+        send(message, sequence: sequence)
     }
 }

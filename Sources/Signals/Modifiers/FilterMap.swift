@@ -30,8 +30,8 @@ public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>
         super.init(upstream: upstream)
     }
 
-    override func process(_ message: Message) {
-        if isIncluded(message) { send(message) }
+    override func process(_ message: Message, sequence: UInt64?) {
+        if isIncluded(message) { send(message, sequence: sequence) }
     }
 }
 
@@ -45,7 +45,7 @@ public final class MapModifier<Input: Sendable, Output: Sendable>: Modifier<Inpu
         super.init(upstream: upstream)
     }
 
-    override func process(_ message: Input) {
-        send(transform(message))
+    override func process(_ message: Input, sequence: UInt64?) {
+        send(transform(message), sequence: sequence)
     }
 }

@@ -83,7 +83,7 @@ public final class PacedModifier<Message: Sendable>: Modifier<Message, Message>,
         super.init(upstream: upstream)
     }
 
-    override func process(_ message: Message) {
+    override func process(_ message: Message, sequence: UInt64?) {
         let passed = step { machine, now in
             switch machine.receive(message, at: now) {
             case .pass(let message, let timer): (message, timer)

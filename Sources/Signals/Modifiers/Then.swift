@@ -37,9 +37,9 @@ public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, 
         super.init(upstream: upstream, executor: executor)
     }
 
-    override func process(_ message: Message) {
+    override func process(_ message: Message, sequence: UInt64?) {
         action(message)
-        send(message)
+        send(message, sequence: sequence)
     }
 }
 
