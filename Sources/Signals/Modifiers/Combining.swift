@@ -41,7 +41,8 @@ extension MessageSource {
 /// The receiver a two-source modifier connects to its second source; it forwards by way of
 /// the modifier's executor (``Modifier/runSide(inline:_:)``).
 final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
-    // `@unchecked`: `forward` is a `@Sendable` closure, set once before connecting.
+    // `@unchecked`: `forward` is a `@Sendable` closure set once before connecting; the flag
+    // and the sequence are atomics, and `held` is touched only under its lock.
     let forward: @Sendable (Message) -> Void
     private let isConnecting = Atomic(false)
     private let lastSequence = Atomic<UInt64>(0)
