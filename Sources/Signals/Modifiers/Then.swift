@@ -14,8 +14,11 @@ extension MessageSource {
     /// held weakly: once it is gone, the call is skipped and messages still pass.
     ///
     /// ```swift
-    /// property.didSet.then(call: ViewModel.update, on: viewModel).append(to: observables)
+    /// property.didSet.then(call: Model.update, on: model).append(to: observables)
     /// ```
+    ///
+    /// The call runs on the chain's executor, like ``then(do:)``. A method isolated to the
+    /// main actor takes ``then(call:on:)-5wptj`` instead, which runs it on the main actor.
     public func then<Target: AnyObject & Sendable>(
         call method: @escaping @Sendable (Target) -> @Sendable (Message) -> Void, on target: Target
     ) -> ThenModifier<Message> {
@@ -24,10 +27,40 @@ extension MessageSource {
             if let target = weakTarget.target { method(target)(message) }
         }.attach()
     }
+
+    /// Calls a main-actor `method` on `target` with each message, on the main actor, then
+    /// passes the message on. `target` is held weakly: once it is gone, the call is skipped
+    /// and messages still pass.
+    ///
+    /// ```swift
+    /// @MainActor final class ViewController {
+    ///     func update(_ text: String) { label.text = text }
+    /// }
+    /// property.didSet.then(call: ViewController.update, on: controller).append(to: observables)
+    /// ```
+    ///
+    /// Swift picks this overload for every method isolated to the main actor. The modifier
+    /// runs on the main queue whatever the chain before it says: it hops there if its input
+    /// arrives elsewhere (after ``noDispatch()`` or ``dispatch(to:)``), and the modifiers after
+    /// it run there too, as after `dispatch(to: .main)`.
+    ///
+    /// (The method's partial application must be `@Sendable`, so `Target` is in practice a
+    /// `Sendable` class, such as one isolated to the main actor.)
+    public func then<Target: AnyObject>(
+        call method: @escaping @Sendable (Target) -> @MainActor @Sendable (Message) -> Void, on target: Target
+    ) -> ThenModifier<Message> {
+        let weakTarget = MainActorWeakTarget(target)
+        return ThenModifier(upstream: self, executor: .main) { message in
+            // The modifier's executor is the main queue, which the main actor runs on.
+            MainActor.assumeIsolated {
+                if let target = weakTarget.target { method(target)(message) }
+            }
+        }.attach()
+    }
 }
 
 /// Runs an action with each message; made by ``MessageSource/then(do:)`` and
-/// ``MessageSource/then(call:on:)``.
+/// both ``MessageSource/then(call:on:)-9aijq`` overloads.
 public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
     // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
     private let action: @Sendable (Message) -> Void
@@ -45,6 +78,18 @@ public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, 
 
 /// A weak reference that can cross threads.
 final class WeakTarget<Target: AnyObject & Sendable>: Sendable {
+    weak let target: Target?
+
+    init(_ target: Target) {
+        self.target = target
+    }
+}
+
+/// A weak reference read only on the main actor.
+final class MainActorWeakTarget<Target: AnyObject>: @unchecked Sendable {
+    // `@unchecked`: `Target` need not be `Sendable`. The reference is set once, here, and read
+    // only on the main actor (inside `MainActor.assumeIsolated`), so the target is only ever
+    // touched there after this.
     weak let target: Target?
 
     init(_ target: Target) {
