@@ -7,8 +7,55 @@ import Synchronization
 /// ``MessageSource/map(_:)`` and the rest) makes a subclass. A modifier runs its work on its
 /// executor: the main queue unless a `dispatch` modifier or `noDispatch()` before it in the
 /// chain says otherwise. When that is where its input already arrives, it runs inline.
-public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>, RawReceiver, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: every stored property is a `let` of a `Sendable`
+///
+/// A modifier holds what it is connected to, so a chain lives as long as its last modifier.
+/// When a modifier is freed (or its chain removed), it disconnects: it receives nothing more,
+/// not even a message already queued for it.
+public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>, @unchecked Sendable {
+    // `@unchecked` as for `MessageSource`: both stored properties are `let`s of `Sendable`
+    // types.
+
+    /// Keeps the chain before this modifier alive.
+    private let upstream: MessageSource<Input>
+    /// The receiver connected to `upstream`'s relay, and this modifier's own relay. The
+    /// relay before it holds it strongly while it is connected; this handle disconnects it.
+    let core: ModifierCore<Input, Output>
+
+    /// Connects `core`, which was made on `upstream`'s relay, and wraps it.
+    init(upstream: MessageSource<Input>, core: ModifierCore<Input, Output>) {
+        self.upstream = upstream
+        self.core = core
+        super.init(relay: core)
+        core.attach()
+    }
+
+    /// Disconnects from upstream; the chain behind this modifier is freed when nothing else
+    /// holds it.
+    func detach() {
+        core.detach()
+    }
+
+    /// Removes the chain that ends here: detaches this modifier, then every modifier before
+    /// it that feeds nothing else, so that none of the chain's work runs after the removal,
+    /// not even work already queued on an executor.
+    override func detachFromUpstream() {
+        if let side = core.detachSideSource(), side.connectedCount == 0 { side.detachFromUpstream() }
+        guard core.detach(), upstream.connectedCount == 0 else { return }
+        upstream.detachFromUpstream()
+    }
+
+    deinit {
+        core.detach()
+    }
+}
+
+/// The working part of a modifier: receives messages from the relay before it, does its work
+/// on its executor, and sends on through its own relay. Each operator makes a subclass.
+///
+/// The relay before it holds it strongly, and it holds that relay until it detaches; its
+/// ``Modifier`` handle detaches it when freed, which ends that cycle.
+class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, RawReceiver, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: every stored property is a `let` of a `Sendable`
     // type (`link`'s contents behind its lock, the flags and the sequence atomic).
     private let link: LockedState<Link>
     let executor: Executor
@@ -22,11 +69,11 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 
     /// What the modifier is connected to, and the messages that arrived while it connected.
     private struct Link {
-        var upstream: MessageSource<Input>?
+        var upstream: Relay<Input>?
         var held: [(message: Input, sequence: UInt64?)] = []
     }
 
-    init(upstream: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil) {
+    init(upstream: Relay<Input>, executor: Executor? = nil, last: Output? = nil) {
         let executor = executor ?? upstream.downstreamExecutor
         link = LockedState(Link(upstream: upstream))
         self.executor = executor
@@ -37,8 +84,8 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     /// Connects the modifier to its upstream and receives the replayed last message before
     /// any message sent after it: one sent meanwhile (by another thread, or by this one from
     /// the replay's own work) waits, and is received after the replay, in the order sent.
-    func attach() -> Self {
-        guard let upstream = link.withLock({ $0.upstream }) else { return self }
+    func attach() {
+        guard let upstream = link.withLock({ $0.upstream }) else { return }
         isConnecting.store(true, ordering: .releasing)
         if let (owed, sequence) = upstream.connect(self) { receive(owed, sequence: sequence) }
         while true {
@@ -47,7 +94,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
                 defer { link.held = [] }
                 return link.held
             }
-            if held.isEmpty { return self }
+            if held.isEmpty { return }
             for (message, sequence) in held { receive(message, sequence: sequence) }
         }
     }
@@ -108,34 +155,33 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
         }
     }
 
-    /// Disconnects from upstream and lets go of it; the chain behind this modifier is freed
-    /// when nothing else holds it.
-    func detach() {
-        _ = detachReturningUpstream()
-    }
-
-    private func detachReturningUpstream() -> MessageSource<Input>? {
+    /// Disconnects from upstream and lets go of it; returns whether it was connected. A
+    /// message queued for it before is dropped, not processed.
+    @discardableResult
+    func detach() -> Bool {
         isDetached.store(true, ordering: .releasing)
         let upstream = link.withLock { link in
             defer { link.upstream = nil }
             return link.upstream
         }
         upstream?.disconnect(self)
-        return upstream
+        return upstream != nil
     }
 
-    /// Removes the chain that ends here: detaches this modifier, then every modifier before
-    /// it that feeds nothing else, so that none of the chain's work runs after the removal,
-    /// not even work already queued on an executor.
-    override func detachFromUpstream() {
-        guard let upstream = detachReturningUpstream(), upstream.connectedCount == 0 else { return }
-        upstream.detachFromUpstream()
-    }
-
-    deinit {
-        detach()
+    /// For a two-source modifier: detaches from the second source and returns it, if it was
+    /// connected; `nil` for the others.
+    func detachSideSource() -> (any ChainEnd)? {
+        nil
     }
 }
+
+/// What ``Modifier/detachFromUpstream()`` walks: an observable's handle.
+protocol ChainEnd: AnyObject {
+    var connectedCount: Int { get }
+    func detachFromUpstream()
+}
+
+extension MessageSource: ChainEnd {}
 
 extension Atomic where Value == UInt64 {
     /// Raises the value to `sequence` if it is higher; returns whether it was.

@@ -12,7 +12,7 @@ extension MessageSource {
     /// source's when both have one. The merged chain runs on this source's downstream executor; `other`'s messages hop to
     /// it. Removing the chain (or releasing it) disconnects from both sources.
     public func merge(with other: MessageSource<Message>) -> MergeModifier<Message> {
-        MergeModifier(upstream: self, other: other).attach()
+        MergeModifier(upstream: self, core: MergeCore(upstream: relay, other: other))
     }
 
     /// Passes on pairs of the latest messages of this source and of `other`, once both have
@@ -34,7 +34,7 @@ extension MessageSource {
     public func combineLatest<Other: Sendable>(_ other: MessageSource<Other>) -> CombineLatestModifier<
         Message, Other
     > {
-        CombineLatestModifier(upstream: self, other: other).attach()
+        CombineLatestModifier(upstream: self, core: CombineLatestCore(upstream: relay, other: other))
     }
 }
 
@@ -76,8 +76,8 @@ final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
     }
 
     /// Connects to `source` and forwards the replayed last message before any message sent
-    /// after it, as ``Modifier/attach()`` does.
-    func connect(to source: MessageSource<Message>) {
+    /// after it, as a modifier's core does when it attaches.
+    func connect(to source: Relay<Message>) {
         isConnecting.store(true, ordering: .releasing)
         if let (owed, sequence) = source.connect(self) { receive(owed, sequence: sequence) }
         while true {
@@ -93,52 +93,57 @@ final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
 }
 
 /// What a two-source modifier keeps of its second source: the source (held, as a modifier
-/// holds its upstream) and the receiver connected to it.
+/// holds its upstream, until detached) and the receiver connected to it, which the source's
+/// relay holds.
 final class SideConnection<Message: Sendable>: Sendable {
-    private let source: LockedState<MessageSource<Message>?>
-    private let input: SideInput<Message>
+    /// Both until detached: the input forwards to the modifier's core, which holds this, so
+    /// letting go of the input ends that cycle.
+    private let link: LockedState<(source: MessageSource<Message>, input: SideInput<Message>)?>
 
     init(source: MessageSource<Message>, input: SideInput<Message>) {
-        self.source = LockedState(source)
-        self.input = input
+        link = LockedState((source, input))
     }
 
-    /// Connects the receiver; returns the message the source owes it.
+    /// Connects the receiver, which receives the message the source owes it first.
     func connect() {
-        if let source = source.withLock({ $0 }) { input.connect(to: source) }
+        if let (source, input) = link.withLock({ $0 }) { input.connect(to: source.relay) }
     }
 
-    /// Disconnects and lets go of the source; returns it.
+    /// Disconnects and lets go of the source and the input; returns the source if it was
+    /// connected.
     @discardableResult
     func detach() -> MessageSource<Message>? {
-        let source = source.withLock { state in
-            defer { state = nil }
-            return state
+        let link = link.withLock { link in
+            defer { link = nil }
+            return link
         }
-        source?.disconnect(input)
+        guard let (source, input) = link else { return nil }
+        source.relay.disconnect(input)
         return source
     }
 }
 
 /// Passes on the messages of two sources; made by ``MessageSource/merge(with:)``.
-public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the side connection is `Sendable` and set in `init`.
+public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``MergeModifier``.
+final class MergeCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the side connection is `Sendable` and set in `init`.
     private var side: SideConnection<Message>!
 
-    init(upstream: MessageSource<Message>, other: MessageSource<Message>) {
+    init(upstream: Relay<Message>, other: MessageSource<Message>) {
         super.init(upstream: upstream)
-        let inline = executor.queue == nil || executor === other.emittingExecutor
-        let input = SideInput<Message> { [weak self] message in
-            guard let self else { return }
+        let inline = executor.queue == nil || executor === other.relay.emittingExecutor
+        // Held strongly: `other`'s relay holds the input, and `detach()` disconnects it.
+        let input = SideInput<Message> { [self] message in
             runSide(inline: inline) { self.send(message) }
         }
         side = SideConnection(source: other, input: input)
     }
 
-    override func attach() -> Self {
-        _ = super.attach()
+    override func attach() {
+        super.attach()
         side.connect()
-        return self
     }
 
     override func process(_ message: Message, sequence: UInt64?) {
@@ -146,23 +151,28 @@ public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>,
         send(message)
     }
 
-    override func detach() {
-        side?.detach()
-        super.detach()
+    @discardableResult
+    override func detach() -> Bool {
+        side.detach()
+        return super.detach()
     }
 
-    override func detachFromUpstream() {
-        if let other = side.detach(), other.connectedCount == 0 { other.detachFromUpstream() }
-        super.detachFromUpstream()
+    override func detachSideSource() -> (any ChainEnd)? {
+        side.detach()
     }
 }
 
 /// Pairs the latest messages of two sources; made by ``MessageSource/combineLatest(_:)``.
 public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Modifier<First, (First, Second)>,
     @unchecked Sendable
+{}
+
+/// The work of a ``CombineLatestModifier``.
+final class CombineLatestCore<First: Sendable, Second: Sendable>: ModifierCore<First, (First, Second)>,
+    @unchecked Sendable
 {
-    // `@unchecked` as for `MessageSource`: the latest messages are behind `latest`'s lock, and
-    // the side connection is `Sendable` and set in `init`.
+    // `@unchecked` as for `Relay`: the latest messages are behind `latest`'s lock, and the
+    // side connection is `Sendable` and set in `init`.
     private struct Latest {
         var first: First?
         var second: Second?
@@ -174,20 +184,19 @@ public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Mod
     private let latest = LockedState(Latest())
     private var side: SideConnection<Second>!
 
-    init(upstream: MessageSource<First>, other: MessageSource<Second>) {
+    init(upstream: Relay<First>, other: MessageSource<Second>) {
         super.init(upstream: upstream)
-        let inline = executor.queue == nil || executor === other.emittingExecutor
-        let input = SideInput<Second> { [weak self] message in
-            guard let self else { return }
+        let inline = executor.queue == nil || executor === other.relay.emittingExecutor
+        // Held strongly: `other`'s relay holds the input, and `detach()` disconnects it.
+        let input = SideInput<Second> { [self] message in
             runSide(inline: inline) { self.receiveSecond(message) }
         }
         side = SideConnection(source: other, input: input)
     }
 
-    override func attach() -> Self {
-        _ = super.attach()
+    override func attach() {
+        super.attach()
         side.connect()
-        return self
     }
 
     override func process(_ message: First, sequence: UInt64?) {
@@ -210,13 +219,13 @@ public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Mod
         if let (pair, number) = made { send(pair, sequence: number) }
     }
 
-    override func detach() {
-        side?.detach()
-        super.detach()
+    @discardableResult
+    override func detach() -> Bool {
+        side.detach()
+        return super.detach()
     }
 
-    override func detachFromUpstream() {
-        if let other = side.detach(), other.connectedCount == 0 { other.detachFromUpstream() }
-        super.detachFromUpstream()
+    override func detachSideSource() -> (any ChainEnd)? {
+        side.detach()
     }
 }

@@ -7,7 +7,7 @@ extension MessageSource {
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output?)
         -> CompactMapModifier<Message, Output>
     {
-        CompactMapModifier(upstream: self, transform: transform).attach()
+        CompactMapModifier(upstream: self, core: CompactMapCore(upstream: relay, transform: transform))
     }
 
     /// Passes on a running result: `next` of the previous result (at first `initial`) and
@@ -24,18 +24,21 @@ extension MessageSource {
     public func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Message) -> Result
     ) -> ScanModifier<Message, Result> {
-        ScanModifier(upstream: self, initial: initial, next: next).attach()
+        ScanModifier(upstream: self, core: ScanCore(upstream: relay, initial: initial, next: next))
     }
 }
 
 /// Transforms messages and drops `nil`s; made by ``MessageSource/compactMap(_:)``.
 public final class CompactMapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>,
     @unchecked Sendable
-{
-    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
+{}
+
+/// The work of a ``CompactMapModifier``.
+final class CompactMapCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Output>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let transform: @Sendable (Input) -> Output?
 
-    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output?) {
+    init(upstream: Relay<Input>, transform: @escaping @Sendable (Input) -> Output?) {
         self.transform = transform
         super.init(upstream: upstream)
     }
@@ -46,15 +49,18 @@ public final class CompactMapModifier<Input: Sendable, Output: Sendable>: Modifi
 }
 
 /// Accumulates messages into a running result; made by ``MessageSource/scan(_:_:)``.
-public final class ScanModifier<Input: Sendable, Result: Sendable>: Modifier<Input, Result>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the result is behind `result`'s lock, and `next`
+public final class ScanModifier<Input: Sendable, Result: Sendable>: Modifier<Input, Result>, @unchecked Sendable {}
+
+/// The work of a ``ScanModifier``.
+final class ScanCore<Input: Sendable, Result: Sendable>: ModifierCore<Input, Result>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the result is behind `result`'s lock, and `next`
     // is a `@Sendable` closure.
     /// The running result, and how many results were made: each is sent numbered, so that
     /// one computed later (it folds more messages in) is never overtaken by an older one.
     private let result: LockedState<(value: Result, count: UInt64)>
     private let next: @Sendable (Result, Input) -> Result
 
-    init(upstream: MessageSource<Input>, initial: Result, next: @escaping @Sendable (Result, Input) -> Result) {
+    init(upstream: Relay<Input>, initial: Result, next: @escaping @Sendable (Result, Input) -> Result) {
         result = LockedState((initial, 0))
         self.next = next
         super.init(upstream: upstream)

@@ -4,14 +4,14 @@ extension MessageSource {
     /// - Precondition: `count` is not negative.
     public func discard(first count: Int) -> DiscardModifier<Message> {
         precondition(count >= 0, "discard(first:) needs a count of zero or more, got \(count)")
-        return DiscardModifier(upstream: self, count: count).attach()
+        return DiscardModifier(upstream: self, core: DiscardCore(upstream: relay, count: count))
     }
 }
 
 extension MessageSource where Message: Equatable {
     /// Discards each message equal to the one passed before it.
     public func distinct() -> DistinctModifier<Message> {
-        DistinctModifier(upstream: self).attach()
+        DistinctModifier(upstream: self, core: DistinctCore(upstream: relay))
     }
 }
 
@@ -19,11 +19,14 @@ extension MessageSource where Message: Equatable {
 ///
 /// A replayed message counts like any other: a chain connected to a property discards the
 /// current value as its first message.
-public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the counter is behind a lock.
+public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``DiscardModifier``.
+final class DiscardCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the counter is behind a lock.
     private let remaining: LockedState<Int>
 
-    init(upstream: MessageSource<Message>, count: Int) {
+    init(upstream: Relay<Message>, count: Int) {
         remaining = LockedState(count)
         super.init(upstream: upstream)
     }
@@ -39,8 +42,11 @@ public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message
 }
 
 /// Discards repeated messages; made by ``MessageSource/distinct()``.
-public final class DistinctModifier<Message: Sendable & Equatable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the last message is behind a lock.
+public final class DistinctModifier<Message: Sendable & Equatable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``DistinctModifier``.
+final class DistinctCore<Message: Sendable & Equatable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the last message is behind a lock.
     private let previous = LockedState<Message?>(nil)
 
     override func process(_ message: Message, sequence: UInt64?) {

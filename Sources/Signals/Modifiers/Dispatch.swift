@@ -9,7 +9,7 @@ extension MessageSource {
     public func dispatch(to queue: DispatchQueue) -> DispatchModifier<Message> {
         let executor =
             queue === DispatchQueue.main ? Executor.main : .serial(targeting: queue, label: "Signals.dispatch")
-        return DispatchModifier(upstream: self, executor: executor).attach()
+        return DispatchModifier(upstream: self, core: DispatchCore(upstream: relay, executor: executor))
     }
 
     /// Runs the rest of the chain on a global queue of quality of service `qos`, in order.
@@ -25,15 +25,18 @@ extension MessageSource {
     /// Fastest, and the closures after it must tolerate running on any thread, concurrently
     /// if several threads fire at once.
     public func noDispatch() -> DispatchModifier<Message> {
-        DispatchModifier(upstream: self, executor: .inline).attach()
+        DispatchModifier(upstream: self, core: DispatchCore(upstream: relay, executor: .inline))
     }
 }
 
 /// Moves the rest of the chain to another executor; made by ``MessageSource/dispatch(to:)``,
 /// ``MessageSource/dispatch(qos:)`` and ``MessageSource/noDispatch()``.
-public final class DispatchModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: no stored state of its own.
-    override init(upstream: MessageSource<Message>, executor: Executor? = nil, last: Message? = nil) {
+public final class DispatchModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``DispatchModifier``: none, on its own executor.
+final class DispatchCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: no stored state of its own.
+    override init(upstream: Relay<Message>, executor: Executor? = nil, last: Message? = nil) {
         super.init(upstream: upstream, executor: executor, last: last)
     }
 

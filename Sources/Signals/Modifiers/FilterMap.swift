@@ -5,7 +5,7 @@ extension MessageSource {
     /// property.didSet.filter { $0 >= 100 }.then { print("\($0) is at least 100") }
     /// ```
     public func filter(_ isIncluded: @escaping @Sendable (Message) -> Bool) -> FilterModifier<Message> {
-        FilterModifier(upstream: self, isIncluded: isIncluded).attach()
+        FilterModifier(upstream: self, core: FilterCore(upstream: relay, isIncluded: isIncluded))
     }
 
     /// Passes on `transform` of each message.
@@ -16,16 +16,19 @@ extension MessageSource {
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output) -> MapModifier<
         Message, Output
     > {
-        MapModifier(upstream: self, transform: transform).attach()
+        MapModifier(upstream: self, core: MapCore(upstream: relay, transform: transform))
     }
 }
 
 /// Passes on some messages; made by ``MessageSource/filter(_:)``.
-public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
+public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``FilterModifier``.
+final class FilterCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let isIncluded: @Sendable (Message) -> Bool
 
-    init(upstream: MessageSource<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
+    init(upstream: Relay<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
         self.isIncluded = isIncluded
         super.init(upstream: upstream)
     }
@@ -36,11 +39,14 @@ public final class FilterModifier<Message: Sendable>: Modifier<Message, Message>
 }
 
 /// Transforms messages; made by ``MessageSource/map(_:)``.
-public final class MapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
+public final class MapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>, @unchecked Sendable {}
+
+/// The work of a ``MapModifier``.
+final class MapCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Output>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let transform: @Sendable (Input) -> Output
 
-    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output) {
+    init(upstream: Relay<Input>, transform: @escaping @Sendable (Input) -> Output) {
         self.transform = transform
         super.init(upstream: upstream)
     }

@@ -13,7 +13,9 @@ extension MessageSource {
         pause: Duration, scheduler: some Scheduler = DispatchScheduler(queue: .global())
     ) -> PacedModifier<Message> {
         precondition(pause >= .zero, "throttle(pause:) needs a pause of zero or more, got \(pause)")
-        return PacedModifier(upstream: self, rule: .leadingThrottle, pause: pause, scheduler: scheduler).attach()
+        return PacedModifier(
+            upstream: self, core: PacedCore(upstream: relay, rule: .leadingThrottle, pause: pause, scheduler: scheduler)
+        )
     }
 
     /// Passes a message at once if no pause is running, then at most one message per
@@ -34,8 +36,9 @@ extension MessageSource {
         pause: Duration, latest: Bool, scheduler: some Scheduler = DispatchScheduler(queue: .global())
     ) -> PacedModifier<Message> {
         precondition(pause >= .zero, "throttle(pause:latest:) needs a pause of zero or more, got \(pause)")
-        return PacedModifier(upstream: self, rule: .throttle(latest: latest), pause: pause, scheduler: scheduler)
-            .attach()
+        return PacedModifier(
+            upstream: self,
+            core: PacedCore(upstream: relay, rule: .throttle(latest: latest), pause: pause, scheduler: scheduler))
     }
 
     /// Passes on a message once `pause` has passed without another message; each message
@@ -53,7 +56,8 @@ extension MessageSource {
         pause: Duration, scheduler: some Scheduler = DispatchScheduler(queue: .global())
     ) -> PacedModifier<Message> {
         precondition(pause >= .zero, "debounce(pause:) needs a pause of zero or more, got \(pause)")
-        return PacedModifier(upstream: self, rule: .debounce, pause: pause, scheduler: scheduler).attach()
+        return PacedModifier(
+            upstream: self, core: PacedCore(upstream: relay, rule: .debounce, pause: pause, scheduler: scheduler))
     }
 }
 
@@ -64,19 +68,31 @@ extension MessageSource {
 /// The rule is ReactiveCore's `PacingStateMachine`, kept under a lock with the running timer:
 /// messages may come from any thread, and timers fire on the scheduler's.
 public final class PacedModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the machine and its timer are behind `state`'s lock;
-    // the other stored properties are `let`s of `Sendable` types.
+    // `@unchecked` as for `MessageSource`: `rule` is a `let` of a `Sendable` type.
+
+    /// The pacing rule.
+    public let rule: PacingRule
+
+    init(upstream: MessageSource<Message>, core: PacedCore<Message>) {
+        rule = core.rule
+        super.init(upstream: upstream, core: core)
+    }
+}
+
+/// The work of a ``PacedModifier``.
+final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the machine and its timer are behind `state`'s lock; the
+    // other stored properties are `let`s of `Sendable` types.
     private struct State {
         var machine: PacingStateMachine<Message>
         var timer: Connection?
     }
 
-    /// The pacing rule.
-    public let rule: PacingRule
+    let rule: PacingRule
     private let scheduler: any Scheduler
     private let state: LockedState<State>
 
-    init(upstream: MessageSource<Message>, rule: PacingRule, pause: Duration, scheduler: some Scheduler) {
+    init(upstream: Relay<Message>, rule: PacingRule, pause: Duration, scheduler: some Scheduler) {
         self.rule = rule
         self.scheduler = scheduler
         state = LockedState(State(machine: PacingStateMachine(rule, pause: pause)))
@@ -102,7 +118,7 @@ public final class PacedModifier<Message: Sendable>: Modifier<Message, Message>,
             case .none: (nil, nil)
             }
         }
-        if let passed { executor.run { self.send(passed) } }
+        if let passed { runSide(inline: false) { self.send(passed) } }
     }
 
     /// Runs one step of the machine under the lock and starts the timer it asks for there, so
@@ -117,7 +133,8 @@ public final class PacedModifier<Message: Sendable>: Modifier<Message, Message>,
             let (passed, timer) = body(&state.machine, now)
             if let timer {
                 replaced = state.timer
-                state.timer = scheduler.schedule(at: timer.deadline) { [weak self] in self?.timerFired(timer) }
+                // Held strongly: `detach()` cancels the timer, which ends that cycle.
+                state.timer = scheduler.schedule(at: timer.deadline) { [self] in timerFired(timer) }
             }
             return passed
         }
@@ -126,13 +143,14 @@ public final class PacedModifier<Message: Sendable>: Modifier<Message, Message>,
         return passed
     }
 
-    override func detach() {
+    @discardableResult
+    override func detach() -> Bool {
         let timer = state.withLock { state in
             state.machine.cancel()
             defer { state.timer = nil }
             return state.timer
         }
         timer?.disconnect()
-        super.detach()
+        return super.detach()
     }
 }

@@ -7,7 +7,7 @@ extension MessageSource {
     ///
     /// `action` runs on the chain's executor: the main queue unless the chain says otherwise.
     public func then(do action: @escaping @Sendable (Message) -> Void) -> ThenModifier<Message> {
-        ThenModifier(upstream: self, action: action).attach()
+        ThenModifier(upstream: self, core: ThenCore(upstream: relay, action: action))
     }
 
     /// Calls `method` on `target` with each message, then passes the message on. `target` is
@@ -23,9 +23,11 @@ extension MessageSource {
         call method: @escaping @Sendable (Target) -> @Sendable (Message) -> Void, on target: Target
     ) -> ThenModifier<Message> {
         let weakTarget = WeakTarget(target)
-        return ThenModifier(upstream: self) { message in
-            if let target = weakTarget.target { method(target)(message) }
-        }.attach()
+        return ThenModifier(
+            upstream: self,
+            core: ThenCore(upstream: relay) { message in
+                if let target = weakTarget.target { method(target)(message) }
+            })
     }
 
     /// Calls a main-actor `method` on `target` with each message, on the main actor, then
@@ -50,22 +52,27 @@ extension MessageSource {
         call method: @escaping @Sendable (Target) -> @MainActor @Sendable (Message) -> Void, on target: Target
     ) -> ThenModifier<Message> {
         let weakTarget = MainActorWeakTarget(target)
-        return ThenModifier(upstream: self, executor: .main) { message in
-            // The modifier's executor is the main queue, which the main actor runs on.
-            MainActor.assumeIsolated {
-                if let target = weakTarget.target { method(target)(message) }
-            }
-        }.attach()
+        return ThenModifier(
+            upstream: self,
+            core: ThenCore(upstream: relay, executor: .main) { message in
+                // The modifier's executor is the main queue, which the main actor runs on.
+                MainActor.assumeIsolated {
+                    if let target = weakTarget.target { method(target)(message) }
+                }
+            })
     }
 }
 
 /// Runs an action with each message; made by ``MessageSource/then(do:)`` and
 /// both ``MessageSource/then(call:on:)-9aijq`` overloads.
-public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `MessageSource`: the only stored property is a `@Sendable` closure.
+public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``ThenModifier``.
+final class ThenCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let action: @Sendable (Message) -> Void
 
-    init(upstream: MessageSource<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
+    init(upstream: Relay<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
         self.action = action
         super.init(upstream: upstream, executor: executor)
     }

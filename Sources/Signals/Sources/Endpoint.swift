@@ -6,11 +6,16 @@
 public final class Endpoint<Message: Sendable>: MessageSource<Message>, @unchecked Sendable {
     // `@unchecked` as for `MessageSource`: no stored state of its own.
     init(last: Message? = nil) {
-        super.init(last: last, emittingExecutor: nil, downstreamExecutor: .main)
+        super.init(relay: Relay(last: last, emittingExecutor: nil, downstreamExecutor: .main))
     }
 
     /// Sends `message` from the calling thread.
     func fire(_ message: Message) {
-        send(message)
+        relay.send(message)
+    }
+
+    /// Sends `message`, numbered `sequence` by a source whose writes race (``Property``).
+    func fire(_ message: Message, sequence: UInt64) {
+        relay.send(message, sequence: sequence)
     }
 }

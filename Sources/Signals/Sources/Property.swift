@@ -50,6 +50,6 @@ public final class Property<Value: Sendable>: Sendable {
         pointer.pointee.sequence += 1
         let (value, sequence) = pointer.pointee
         storage.unlock()
-        didSet.send(value, sequence: sequence)
+        didSet.fire(value, sequence: sequence)
     }
 }

@@ -1,0 +1,152 @@
+import Dispatch
+import Signals
+import Synchronization
+import Testing
+
+/// Counts the tokens alive: each modifier remembers its last message, so a token outliving
+/// its chain means a part of the chain was not freed.
+final class TokenCounter: Sendable {
+    private let alive = Atomic(0)
+    var count: Int { alive.load(ordering: .acquiring) }
+    func make(_ value: Int) -> Token { Token(value, counter: self) }
+    fileprivate func born() { alive.add(1, ordering: .relaxed) }
+    fileprivate func died() { alive.subtract(1, ordering: .releasing) }
+}
+
+/// A message whose lifetime a test watches.
+final class Token: Sendable, Equatable {
+    let value: Int
+    private let counter: TokenCounter
+
+    init(_ value: Int, counter: TokenCounter) {
+        self.value = value
+        self.counter = counter
+        counter.born()
+    }
+
+    deinit { counter.died() }
+
+    static func == (lhs: Token, rhs: Token) -> Bool { lhs.value == rhs.value }
+}
+
+@Suite("Lifetime: a chain's every part is freed with it")
+struct LifetimeTests {
+    /// Where the dispatched chain runs; draining it lets queued work drop its tokens.
+    static let workQueue = DispatchQueue(label: "LifetimeTests.work")
+
+    /// Builds one chain of every kind of modifier on `signal` and `other`, tokens made by
+    /// `counter`, pacing on `scheduler`.
+    static func chains(
+        _ signal: Signal<Int>, _ other: Signal<Int>, counter: TokenCounter, scheduler: TestScheduler,
+        log: Log<Int>
+    ) -> [MessageSource<Token>] {
+        let tokens = signal.fired.noDispatch().map { counter.make($0) }
+        let others = other.fired.noDispatch().map { counter.make($0) }
+        return [
+            tokens.filter { _ in true }.then { log.append($0.value) },
+            tokens.compactMap { $0 }.distinct().discard(first: 0),
+            tokens.scan(counter.make(0)) { _, next in next },
+            tokens.merge(with: others),
+            tokens.combineLatest(others).map { pair in pair.0 },
+            tokens.debounce(pause: .seconds(1), scheduler: scheduler),
+            tokens.throttle(pause: .seconds(1), latest: true, scheduler: scheduler),
+            tokens.dispatch(to: workQueue).then { _ in },
+            tokens.then(call: TokenSink.take, on: TokenSink()),
+        ]
+    }
+
+    @Test("releasing the collection frees every modifier's working part, timers pending")
+    func releasingTheCollection() {
+        let counter = TokenCounter()
+        let scheduler = TestScheduler()
+        let (signal, other) = (Signal<Int>(), Signal<Int>())
+        let log = Log<Int>()
+        var observables: ObservableCollection? = ObservableCollection()
+        for chain in Self.chains(signal, other, counter: counter, scheduler: scheduler, log: log) {
+            chain.append(to: observables!)
+        }
+        other.fire(with: 0)
+        signal.fire(with: 1)
+        signal.fire(with: 2)
+        #expect(log.all == [1, 2])
+        #expect(counter.count > 0)
+        observables = nil
+        #expect(signal.fired.connectedCount == 0)
+        #expect(other.fired.connectedCount == 0)
+        #expect(eventuallyZero(counter))
+        scheduler.advance(by: .seconds(5))
+        #expect(counter.count == 0)
+    }
+
+    @Test("removeAll frees every part, and chains nothing keeps are freed at once")
+    func removeAllAndUnkept() {
+        let counter = TokenCounter()
+        let scheduler = TestScheduler()
+        let (signal, other) = (Signal<Int>(), Signal<Int>())
+        let log = Log<Int>()
+        let observables = ObservableCollection()
+        for chain in Self.chains(signal, other, counter: counter, scheduler: scheduler, log: log) {
+            chain.append(to: observables)
+        }
+        other.fire(with: 0)
+        signal.fire(with: 1)
+        observables.removeAll()
+        #expect(signal.fired.connectedCount == 0)
+        #expect(other.fired.connectedCount == 0)
+        #expect(eventuallyZero(counter))
+        // Not appended: replayed the last message when made (1 again), then freed as soon as
+        // the array of chains is.
+        _ = Self.chains(signal, other, counter: counter, scheduler: scheduler, log: log)
+        signal.fire(with: 3)
+        other.fire(with: 3)
+        #expect(signal.fired.connectedCount == 0)
+        #expect(eventuallyZero(counter))
+        #expect(log.all == [1, 1])
+    }
+
+    @Test("a chain removed from inside its own delivery is freed once the delivery ends")
+    func removedDuringDelivery() {
+        let counter = TokenCounter()
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        let log = Log<Int>()
+        signal.fired.noDispatch().map { counter.make($0) }
+            .then { token in
+                log.append(token.value)
+                observables.removeAll()
+            }
+            .then { log.append(-$0.value) }
+            .append(to: observables)
+        signal.fire(with: 1)
+        signal.fire(with: 2)
+        // The modifier after the removal processes nothing more, not even the rest of the
+        // delivery under way.
+        #expect(log.all == [1])
+        #expect(counter.count == 0)
+        #expect(signal.fired.connectedCount == 0)
+    }
+
+    @Test("subscribe's connection frees the subscription when disconnected")
+    func subscription() {
+        let counter = TokenCounter()
+        let signal = Signal<Int>()
+        let tokens = signal.fired.noDispatch().map { counter.make($0) }
+        let connection = tokens.subscribe { _ in }
+        signal.fire(with: 1)
+        #expect(tokens.connectedCount == 1)
+        connection.disconnect()
+        #expect(tokens.connectedCount == 0)
+    }
+
+    /// Waits for the dispatched chain's queued work, which holds its messages until it runs
+    /// (and, the chain being removed, drops them), then counts.
+    func eventuallyZero(_ counter: TokenCounter) -> Bool {
+        Self.workQueue.sync {}
+        return counter.count == 0
+    }
+}
+
+/// A target for `then(call:on:)`.
+final class TokenSink: Sendable {
+    func take(_ token: Token) {}
+}
