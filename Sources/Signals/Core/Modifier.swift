@@ -54,7 +54,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 ///
 /// The relay before it holds it strongly, and it holds that relay until it detaches; its
 /// ``Modifier`` handle detaches it when freed, which ends that cycle.
-class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, RawReceiver, @unchecked Sendable {
+class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: every stored property is a `let` of a `Sendable`
     // type (`link`'s contents behind its lock, the flags and the sequence atomic).
     private let link: LockedState<Link>
@@ -99,7 +99,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, RawReceive
         }
     }
 
-    func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
+    override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
         // Connected to an `MessageSource<Input>`, so the message is an `Input`.
         let message = message.assumingMemoryBound(to: Input.self).pointee
         if isConnecting.load(ordering: .acquiring), hold(message, sequence: sequence) { return }

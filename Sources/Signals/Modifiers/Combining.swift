@@ -40,7 +40,7 @@ extension MessageSource {
 
 /// The receiver a two-source modifier connects to its second source; it forwards by way of
 /// the modifier's executor (``Modifier/runSide(inline:_:)``).
-final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
+final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
     // `@unchecked`: `forward` is a `@Sendable` closure set once before connecting; the flag
     // and the sequence are atomics, and `held` is touched only under its lock.
     let forward: @Sendable (Message) -> Void
@@ -52,7 +52,7 @@ final class SideInput<Message: Sendable>: RawReceiver, @unchecked Sendable {
         self.forward = forward
     }
 
-    func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
+    override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
         // Connected to a `MessageSource<Message>`, so the message is a `Message`.
         let message = message.assumingMemoryBound(to: Message.self).pointee
         if isConnecting.load(ordering: .acquiring), hold(message, sequence: sequence) { return }
