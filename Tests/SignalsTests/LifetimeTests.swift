@@ -150,3 +150,68 @@ struct LifetimeTests {
 final class TokenSink: Sendable {
     func take(_ token: Token) {}
 }
+
+@Suite("Reentrancy through the new delivery path")
+struct DeliveryReentrancyTests {
+    @Test("a send nested in a merge's delivery through its second source waits its turn: FIFO at the merge")
+    func nestedThroughMergeSide() {
+        let first = Signal<Int>()
+        let second = Signal<Int>()
+        let observables = ObservableCollection()
+        let merged = first.fired.noDispatch().merge(with: second.fired.noDispatch())
+        let seen = Log<String>()
+        merged.then { value in
+            seen.append("a\(value)")
+            // While the merge delivers 1, fire its second source: 2 reaches the merge nested.
+            if value == 1 { second.fire(with: 2) }
+        }.append(to: observables)
+        merged.then { seen.append("b\($0)") }.append(to: observables)
+        first.fire(with: 1)
+        // Both receivers see 1 before 2, and the merge's last message is the newest.
+        #expect(seen.all == ["a1", "b1", "a2", "b2"])
+        #expect(merged.lastMessage == 2)
+    }
+
+    @Test("a modifier whose last reference goes away during its own delivery finishes it, then is freed")
+    func releasedDuringOwnDelivery() {
+        let counter = TokenCounter()
+        let signal = Signal<Int>()
+        let holder = LockedState<ThenModifier<Token>?>(nil)
+        let seen = Log<Int>()
+        let tokens = signal.fired.noDispatch().map { counter.make($0) }
+        holder.withLock { held in
+            held = tokens.then { token in
+                seen.append(token.value)
+                // The last reference to this very modifier goes away here.
+                holder.withLock { $0 = nil }
+                seen.append(-token.value)
+            }
+        }
+        signal.fire(with: 1)
+        signal.fire(with: 2)
+        #expect(seen.all == [1, -1])
+        #expect(tokens.connectedCount == 0)
+        // `tokens` still holds its own last message; nothing else does.
+        #expect(counter.count == 1)
+    }
+
+    @Test("a thread that delivers on many relays leaves no nested message behind")
+    func manyThreadsNesting() async {
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        let total = LockedState(0)
+        signal.fired.noDispatch().then { value in
+            total.withLock { $0 += 1 }
+            // Each message fires one nested message (negative), which fires nothing.
+            if value > 0 { signal.fire(with: -value) }
+        }.append(to: observables)
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    for index in 1...1_000 { signal.fire(with: thread * 10_000 + index) }
+                }
+            }
+        }
+        #expect(total.withLock { $0 } == 16_000)
+    }
+}
