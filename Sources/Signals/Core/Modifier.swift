@@ -55,27 +55,28 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 /// The relay before it holds it strongly, and it holds that relay until it detaches; its
 /// ``Modifier`` handle detaches it when freed, which ends that cycle.
 class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: every stored property is a `let` of a `Sendable`
-    // type (`link`'s contents behind its lock, the flags and the sequence atomic).
-    private let link: LockedState<Link>
+    // `@unchecked` as for `Relay`: every stored property is a `let` of a `Sendable` type
+    // (the flags and the sequence atomics), or (`upstream`, `held`) only touched while
+    // holding the relay's `state` lock.
+
+    /// What the core is connected to, `nil` once detached. Typed as the non-generic base, so
+    /// that reading it under the lock looks up no generic metadata (`Optional<Relay<Input>>`
+    /// would, at every connect and detach).
+    private var upstream: Receiver?
+    /// The messages that arrived while the core connected; made on first use (rarely).
+    private var held: HeldMessagesBase?
     let executor: Executor
     private let runsInline: Bool
     private let isDetached = Atomic(false)
     /// Set from just before connecting until the replay and what arrived meanwhile were
-    /// received: messages arriving then wait in `link.held`.
+    /// received: messages arriving then wait in `held`.
     private let isConnecting = Atomic(false)
     /// The number of the newest numbered message accepted (see ``accept(_:)``).
     private let lastSequence = Atomic<UInt64>(0)
 
-    /// What the modifier is connected to, and the messages that arrived while it connected.
-    private struct Link {
-        var upstream: Relay<Input>?
-        var held: [(message: Input, sequence: UInt64?)] = []
-    }
-
     init(upstream: Relay<Input>, executor: Executor? = nil, last: Output? = nil) {
         let executor = executor ?? upstream.downstreamExecutor
-        link = LockedState(Link(upstream: upstream))
+        self.upstream = upstream
         self.executor = executor
         runsInline = executor.queue == nil || executor === upstream.emittingExecutor
         super.init(last: last, emittingExecutor: executor, downstreamExecutor: executor)
@@ -85,18 +86,28 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
     /// any message sent after it: one sent meanwhile (by another thread, or by this one from
     /// the replay's own work) waits, and is received after the replay, in the order sent.
     func attach() {
-        guard let upstream = link.withLock({ $0.upstream }) else { return }
+        guard let upstream = state.withLock({ _ in self.upstream }) else { return }
         isConnecting.store(true, ordering: .releasing)
-        if let (owed, sequence) = upstream.connect(self) { receive(owed, sequence: sequence) }
+        // The upstream is a `Relay<Input>`: it was one when stored.
+        unsafeDowncast(upstream, to: Relay<Input>.self).connect(self)
         while true {
-            let held = link.withLock { link -> [(message: Input, sequence: UInt64?)] in
-                if link.held.isEmpty { isConnecting.store(false, ordering: .releasing) }
-                defer { link.held = [] }
-                return link.held
+            let taken = state.withLock { _ -> HeldMessagesBase? in
+                guard let held = self.held else {
+                    isConnecting.store(false, ordering: .releasing)
+                    return nil
+                }
+                self.held = nil
+                return held
             }
-            if held.isEmpty { return }
-            for (message, sequence) in held { receive(message, sequence: sequence) }
+            guard let taken else { return }
+            for (message, sequence) in unsafeDowncast(taken, to: HeldMessages<Input>.self).messages {
+                receive(message, sequence: sequence)
+            }
         }
+    }
+
+    override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
+        receive(message.assumingMemoryBound(to: Input.self).pointee, sequence: sequence)
     }
 
     override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
@@ -108,9 +119,10 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
 
     /// Keeps a message that arrived while the modifier connects; false if it is done.
     private func hold(_ message: Input, sequence: UInt64?) -> Bool {
-        link.withLock { link in
+        state.withLock { _ in
             guard isConnecting.load(ordering: .relaxed) else { return false }
-            link.held.append((message, sequence))
+            if held == nil { held = HeldMessages<Input>() }
+            unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.append((message, sequence))
             return true
         }
     }
@@ -160,12 +172,13 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
     @discardableResult
     func detach() -> Bool {
         isDetached.store(true, ordering: .releasing)
-        let upstream = link.withLock { link in
-            defer { link.upstream = nil }
-            return link.upstream
+        let upstream = state.withLock { _ -> Receiver? in
+            defer { self.upstream = nil }
+            return self.upstream
         }
-        upstream?.disconnect(self)
-        return upstream != nil
+        guard let upstream else { return false }
+        unsafeDowncast(upstream, to: Relay<Input>.self).disconnect(self)
+        return true
     }
 
     /// For a two-source modifier: detaches from the second source and returns it, if it was
@@ -173,6 +186,15 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
     func detachSideSource() -> (any ChainEnd)? {
         nil
     }
+}
+
+/// Messages held while a receiver connects. The non-generic base is what the lock's
+/// closures return, so that they look up no generic metadata.
+class HeldMessagesBase {}
+
+/// Messages of type `Input` held while a receiver connects, with their numbers, in order.
+final class HeldMessages<Input>: HeldMessagesBase {
+    var messages: [(message: Input, sequence: UInt64?)] = []
 }
 
 /// What ``Modifier/detachFromUpstream()`` walks: an observable's handle.

@@ -14,7 +14,7 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     // The hot path (`send`) touches only non-generic types: generic code that uses a generic
     // struct or `Optional<Message>` looks their metadata up at run time, which cost more than
     // the delivery itself (callgrind).
-    private let state = LockedState(ObservableState())
+    let state = LockedState(ObservableState())
     /// The last message; initialized while `state.hasLast`, read and written under the lock.
     private let lastSlot = UnsafeMutablePointer<Message>.allocate(capacity: 1)
     /// Where modifiers connected to this observable run by default.
@@ -128,12 +128,24 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     }
 
     /// Connects `receiver`, which takes messages of type `Message`, and holds it until it is
-    /// disconnected; returns the last message, which it is owed, and its number if it has one.
-    func connect(_ receiver: Receiver) -> (Message, UInt64?)? {
-        state.withLock { state in
-            state.receivers.append(receiver)
-            guard state.hasLast else { return nil }
-            return (lastSlot.pointee, state.lastSequence > 0 ? state.lastSequence : nil)
+    /// disconnected; hands it the last message, which it is owed, through
+    /// ``Receiver/receiveReplay(raw:sequence:)``, outside the lock.
+    ///
+    /// The copy of the last message waits in a temporary allocation and the lock's closure
+    /// returns a non-generic value: a generic tuple or optional would have its metadata looked
+    /// up at run time on every connect (perf: most of a subscription's time went to lookups).
+    func connect(_ receiver: Receiver) {
+        withUnsafeTemporaryAllocation(of: Message.self, capacity: 1) { buffer in
+            let owed = buffer.baseAddress!
+            let replay = state.withLock { state -> Replay in
+                state.receivers.append(receiver)
+                guard state.hasLast else { return Replay(isOwed: false, sequence: nil) }
+                owed.initialize(to: lastSlot.pointee)
+                return Replay(isOwed: true, sequence: state.lastSequence > 0 ? state.lastSequence : nil)
+            }
+            guard replay.isOwed else { return }
+            receiver.receiveReplay(raw: UnsafeRawPointer(owed), sequence: replay.sequence)
+            owed.deinitialize(count: 1)
         }
     }
 
@@ -158,6 +170,12 @@ struct ObservableState: Sendable {
     var lastSequence: UInt64 = 0
 }
 
+/// Whether a connecting receiver is owed a replay, and its number.
+struct Replay {
+    var isOwed: Bool
+    var sequence: UInt64?
+}
+
 /// Takes messages from a relay, by address: the relay knows the message type and so does
 /// the receiver it connected (a modifier's core whose input is that type, or a two-source
 /// modifier's second input).
@@ -171,4 +189,8 @@ class Receiver: @unchecked Sendable {
     /// Receives the message at `message`, which is of the receiver's input type, numbered
     /// `sequence` by a source whose messages are states (or `nil`).
     func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {}
+
+    /// Receives the message it is owed on connecting (the relay's last message), at
+    /// `message`, before any message sent after it.
+    func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {}
 }

@@ -59,6 +59,10 @@ final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
         receive(message, sequence: sequence)
     }
 
+    override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
+        receive(message.assumingMemoryBound(to: Message.self).pointee, sequence: sequence)
+    }
+
     /// Forwards `message` unless it is numbered and older than one forwarded before (as a
     /// modifier's own input does, see ``Modifier``).
     func receive(_ message: Message, sequence: UInt64?) {
@@ -79,7 +83,7 @@ final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
     /// after it, as a modifier's core does when it attaches.
     func connect(to source: Relay<Message>) {
         isConnecting.store(true, ordering: .releasing)
-        if let (owed, sequence) = source.connect(self) { receive(owed, sequence: sequence) }
+        source.connect(self)
         while true {
             let held = held.withLock { held -> [(message: Message, sequence: UInt64?)] in
                 if held.isEmpty { isConnecting.store(false, ordering: .releasing) }

@@ -81,7 +81,7 @@ public final class PacedModifier<Message: Sendable>: Modifier<Message, Message>,
 
 /// The work of a ``PacedModifier``.
 final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: the machine and its timer are behind `state`'s lock; the
+    // `@unchecked` as for `Relay`: the machine and its timer are behind `pacing`'s lock; the
     // other stored properties are `let`s of `Sendable` types.
     private struct State {
         var machine: PacingStateMachine<Message>
@@ -90,12 +90,12 @@ final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unche
 
     let rule: PacingRule
     private let scheduler: any Scheduler
-    private let state: LockedState<State>
+    private let pacing: LockedState<State>
 
     init(upstream: Relay<Message>, rule: PacingRule, pause: Duration, scheduler: some Scheduler) {
         self.rule = rule
         self.scheduler = scheduler
-        state = LockedState(State(machine: PacingStateMachine(rule, pause: pause)))
+        pacing = LockedState(State(machine: PacingStateMachine(rule, pause: pause)))
         super.init(upstream: upstream)
     }
 
@@ -129,7 +129,7 @@ final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unche
     ) -> Message? {
         let now = scheduler.now
         var replaced: Connection?
-        let passed = state.withLock { state in
+        let passed = pacing.withLock { state in
             let (passed, timer) = body(&state.machine, now)
             if let timer {
                 replaced = state.timer
@@ -145,7 +145,7 @@ final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unche
 
     @discardableResult
     override func detach() -> Bool {
-        let timer = state.withLock { state in
+        let timer = pacing.withLock { state in
             state.machine.cancel()
             defer { state.timer = nil }
             return state.timer
