@@ -213,12 +213,14 @@ public final class Graph {
         guard !input.subs.isEmpty else { return }
         // Asked once per write: the plan is built at the second write with the same links.
         let plan = currentPlan(of: input)
-        if let plan, deferredPush == nil, pushOrder.isEmpty, fusedIndex < 0, !plan.hasDynamic {
-            deferredPush = Unmanaged.passUnretained(plan)
+        if let plan, deferredPush == nil, pushOrder.isEmpty, fusedIndex < 0,
+            !plan._withUnsafeGuaranteedRef({ $0.hasDynamic })
+        {
+            deferredPush = plan
             return
         }
         flushDeferredPush()
-        push(from: input, plan: plan)
+        push(from: input, plan: plan?.takeUnretainedValue())
     }
 
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues

@@ -51,18 +51,23 @@ extension Graph {
     /// The plan of `input` for the graph's links as they are now, or nil when the input has
     /// not been written before with these links (the caller then walks the readers).
     @inline(__always)
-    func currentPlan(of input: IncrementalNode) -> PushPlan? {
-        guard let plan = input.pushPlan else {
+    func currentPlan(of input: IncrementalNode) -> Unmanaged<PushPlan>? {
+        // Unretained: the input holds its plan, and this is asked once per write (a retain
+        // and a release per write were a few percent of a deep chain's propagation).
+        guard let plan = input.pushPlan.map({ Unmanaged.passUnretained($0) }) else {
             input.pushPlan = PushPlan(structure: structureVersion)
             return nil
         }
-        if plan.structure != structureVersion {
-            plan.structure = structureVersion
-            plan.isBuilt = false
-            return nil
+        let isCurrent = plan._withUnsafeGuaranteedRef { plan -> Bool in
+            if plan.structure != structureVersion {
+                plan.structure = structureVersion
+                plan.isBuilt = false
+                return false
+            }
+            if !plan.isBuilt { build(plan, from: input) }
+            return true
         }
-        if !plan.isBuilt { build(plan, from: input) }
-        return plan
+        return isCurrent ? plan : nil
     }
 
     /// Fills `plan` with the necessary nodes above `start` in reverse post-order of a depth-
