@@ -1,4 +1,4 @@
-// expect-error: cannot convert value of type '@Sendable (isolated Counter)
+// expect-error: no exact matches in call to instance method 'then' || cannot convert value of type '@Sendable (isolated Counter)
 // A method isolated to an actor instance cannot be called synchronously from a chain.
 import Signals
 
