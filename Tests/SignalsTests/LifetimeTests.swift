@@ -215,3 +215,47 @@ struct DeliveryReentrancyTests {
         #expect(total.withLock { $0 } == 16_000)
     }
 }
+
+@Suite("Messages of every layout")
+struct MessageLayoutTests {
+    /// 12 words and a string: bigger than any slot a small message needs.
+    struct Large: Equatable, Sendable {
+        var values = SIMD8<Int>(repeating: 0)
+        var more = SIMD4<Int>(repeating: 0)
+        var text = ""
+    }
+
+    /// Replays `first`, then passes `second` and replays it to a chain connected later.
+    func roundTrip<Message: Sendable & Equatable>(_ first: Message, _ second: Message) {
+        let signal = Signal(value: first)
+        let observables = ObservableCollection()
+        let seen = LockedState<[Message]>([])
+        let mapped = signal.fired.noDispatch().map { $0 }
+        mapped.then { message in seen.withLock { $0.append(message) } }.append(to: observables)
+        signal.fire(with: second)
+        let later = LockedState<[Message]>([])
+        mapped.then { message in later.withLock { $0.append(message) } }.append(to: observables)
+        #expect(seen.withLock { $0 } == [first, second])
+        #expect(later.withLock { $0 } == [second])
+        #expect(mapped.lastMessage == second)
+    }
+
+    @Test("the last message is kept and replayed whatever its size and alignment")
+    func layouts() {
+        roundTrip(1 as UInt8, 2)
+        roundTrip(SIMD8<Float>(repeating: 1), SIMD8<Float>(repeating: 2))
+        roundTrip(SIMD16<Double>(repeating: 1), SIMD16<Double>(repeating: 2))
+        var large = Large()
+        large.more[3] = 11
+        large.text = String(repeating: "x", count: 100)
+        roundTrip(Large(), large)
+        roundTrip("a", String(repeating: "b", count: 1_000))
+        let signal = Signal<Void>()
+        let count = LockedState(0)
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().then { count.withLock { $0 += 1 } }.append(to: observables)
+        signal.fire()
+        signal.fired.noDispatch().then { count.withLock { $0 += 1 } }.append(to: observables)
+        #expect(count.withLock { $0 } == 2)
+    }
+}

@@ -14,15 +14,19 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     // The hot path (`send`) touches only non-generic types: generic code that uses a generic
     // struct or `Optional<Message>` looks their metadata up at run time, which cost more than
     // the delivery itself (callgrind).
-    let state = LockedState(ObservableState())
-    /// The last message; initialized while `state.hasLast`, read and written under the lock.
-    private let lastSlot = UnsafeMutablePointer<Message>.allocate(capacity: 1)
+    let state = RelayStorage.make(
+        messageSize: MemoryLayout<Message>.size, alignment: MemoryLayout<Message>.alignment)
+    /// The last message, in `state`'s allocation; initialized while `state.hasLast`, read and
+    /// written under the lock.
+    private let lastSlot: UnsafeMutablePointer<Message>
     /// Where modifiers connected to this observable run by default.
     let downstreamExecutor: Executor
     /// Where this observable sends its messages from (`nil`: any thread, for sources).
     let emittingExecutor: Executor?
 
     init(last: Message? = nil, emittingExecutor: Executor?, downstreamExecutor: Executor) {
+        lastSlot = state.messageAddress(alignment: MemoryLayout<Message>.alignment)
+            .bindMemory(to: Message.self, capacity: 1)
         self.emittingExecutor = emittingExecutor
         self.downstreamExecutor = downstreamExecutor
         if let last {
@@ -32,8 +36,8 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     }
 
     deinit {
+        // The slot itself goes with `state`, which this relay's deinit releases after this.
         if state.withLock({ $0.hasLast }) { lastSlot.deinitialize(count: 1) }
-        lastSlot.deallocate()
     }
 
     /// The last message sent, if any: what a newly connected modifier receives.
