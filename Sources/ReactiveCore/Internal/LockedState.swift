@@ -54,19 +54,12 @@ final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
         let buffer = create(minimumCapacity: 1) { _ in initial }
         // `create` always returns an instance of the class it is called on.
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
-        storage.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            let result = pthread_mutex_init(mutex, nil)
-            precondition(result == 0, "pthread_mutex_init failed with \(result)")
-        }
+        storage.withUnsafeMutablePointerToElements { $0.initializeMutex() }
         return storage
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { mutex in
-            pthread_mutex_destroy(mutex)
-            _ = mutex.deinitialize(count: 1)
-        }
+        withUnsafeMutablePointerToElements { $0.deinitializeMutex() }
     }
 
     func lockAndAccess() -> UnsafeMutablePointer<State> {
@@ -89,5 +82,22 @@ final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
             defer { pthread_mutex_unlock(mutex) }
             return try body(&state.pointee)
         }
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == pthread_mutex_t {
+    /// Initializes a mutex with default attributes at this uninitialized address: for lock
+    /// storage that shares an allocation with what it guards (``LockedState``'s, and
+    /// Signals' relays'). Stops with a message if the system refuses (out of resources).
+    package func initializeMutex() {
+        initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(self, nil)
+        precondition(result == 0, "pthread_mutex_init failed with \(result)")
+    }
+
+    /// Destroys the mutex here and leaves the memory uninitialized.
+    package func deinitializeMutex() {
+        pthread_mutex_destroy(self)
+        _ = deinitialize(count: 1)
     }
 }

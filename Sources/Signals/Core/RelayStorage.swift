@@ -13,7 +13,11 @@
 ///
 /// A pthread mutex, as in the common module's `LockedState`: ThreadSanitizer sees it, where
 /// on Linux it cannot see `Synchronization.Mutex` and would report races in users' programs.
-/// Not generic, so that making one and locking it look up no metadata.
+/// Not generic, so that making one and locking it look up no metadata; and not the common
+/// module's `LockedState` with room added: its lock, called from another module, is not
+/// inlined into a relay's send (measured: map-filter-sink 0.465 → 0.55 s for 3,000
+/// iterations, subscribe-unsubscribe 3.75 → 4.35 s for 200). The mutex is set up and torn
+/// down by the same helpers as `LockedState`'s.
 final class RelayStorage: ManagedBuffer<ObservableState, pthread_mutex_t> {
     /// Makes the storage, with room for a message of `size` bytes aligned to `alignment`.
     static func make(messageSize size: Int, alignment: Int) -> RelayStorage {
@@ -23,19 +27,12 @@ final class RelayStorage: ManagedBuffer<ObservableState, pthread_mutex_t> {
         let buffer = create(minimumCapacity: units) { _ in ObservableState() }
         // `create` always returns an instance of the class it is called on.
         let storage = unsafeDowncast(buffer, to: RelayStorage.self)
-        storage.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            let result = pthread_mutex_init(mutex, nil)
-            precondition(result == 0, "pthread_mutex_init failed with \(result)")
-        }
+        storage.withUnsafeMutablePointerToElements { $0.initializeMutex() }
         return storage
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { mutex in
-            pthread_mutex_destroy(mutex)
-            _ = mutex.deinitialize(count: 1)
-        }
+        withUnsafeMutablePointerToElements { $0.deinitializeMutex() }
     }
 
     /// Where the message goes: after the mutex, aligned to `alignment`. Stable for the
