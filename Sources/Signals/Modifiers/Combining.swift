@@ -127,65 +127,13 @@ final class SideConnection<Message: Sendable>: Sendable {
     }
 }
 
-/// Passes on the messages of two sources; made by ``MessageSource/merge(with:)``.
-public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
-
-/// The work of a ``MergeModifier``.
-final class MergeCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: the side connection is `Sendable` and set in `init`.
-    private var side: SideConnection<Message>!
-
-    init(upstream: Relay<Message>, other: MessageSource<Message>) {
-        super.init(upstream: upstream)
-        let inline = executor.queue == nil || executor === other.relay.emittingExecutor
-        // Held strongly: `other`'s relay holds the input, and `detach()` disconnects it.
-        let input = SideInput<Message> { [self] message in
-            runSide(inline: inline) { self.send(message) }
-        }
-        side = SideConnection(source: other, input: input)
-    }
-
-    override func attach() {
-        super.attach()
-        side.connect()
-    }
-
-    override func process(_ message: Message, sequence: UInt64?) {
-        // The two sources number their messages apart: merged, the numbers mean nothing.
-        send(message)
-    }
-
-    @discardableResult
-    override func detach() -> Bool {
-        side.detach()
-        return super.detach()
-    }
-
-    override func detachSideSource() -> (any ChainEnd)? {
-        side.detach()
-    }
-}
-
-/// Pairs the latest messages of two sources; made by ``MessageSource/combineLatest(_:)``.
-public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Modifier<First, (First, Second)>,
-    @unchecked Sendable
-{}
-
-/// The work of a ``CombineLatestModifier``.
-final class CombineLatestCore<First: Sendable, Second: Sendable>: ModifierCore<First, (First, Second)>,
+/// The work of a modifier with a second source: connects its ``SideInput`` after the first
+/// source, hands what arrives there to ``receiveSecond(_:)`` on the modifier's executor, and
+/// lets go of the second source when detached. Subclassed by the merge and the pairing.
+class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: ModifierCore<First, Output>,
     @unchecked Sendable
 {
-    // `@unchecked` as for `Relay`: the latest messages are behind `latest`'s lock, and the
-    // side connection is `Sendable` and set in `init`.
-    private struct Latest {
-        var first: First?
-        var second: Second?
-        /// How many pairs were made: each is sent numbered, so that a newer pair is never
-        /// overtaken by an older one.
-        var pairs: UInt64 = 0
-    }
-
-    private let latest = LockedState(Latest())
+    // `@unchecked` as for `Relay`: the side connection is `Sendable` and set in `init`.
     private var side: SideConnection<Second>!
 
     init(upstream: Relay<First>, other: MessageSource<Second>) {
@@ -203,25 +151,8 @@ final class CombineLatestCore<First: Sendable, Second: Sendable>: ModifierCore<F
         side.connect()
     }
 
-    override func process(_ message: First, sequence: UInt64?) {
-        let made = latest.withLock { latest -> ((First, Second), UInt64)? in
-            latest.first = message
-            guard let second = latest.second else { return nil }
-            latest.pairs += 1
-            return ((message, second), latest.pairs)
-        }
-        if let (pair, number) = made { send(pair, sequence: number) }
-    }
-
-    private func receiveSecond(_ message: Second) {
-        let made = latest.withLock { latest -> ((First, Second), UInt64)? in
-            latest.second = message
-            guard let first = latest.first else { return nil }
-            latest.pairs += 1
-            return ((first, message), latest.pairs)
-        }
-        if let (pair, number) = made { send(pair, sequence: number) }
-    }
+    /// Does the modifier's work on a message of the second source, on its executor.
+    func receiveSecond(_ message: Second) {}
 
     @discardableResult
     override func detach() -> Bool {
@@ -231,5 +162,63 @@ final class CombineLatestCore<First: Sendable, Second: Sendable>: ModifierCore<F
 
     override func detachSideSource() -> (any ChainEnd)? {
         side.detach()
+    }
+}
+
+/// Passes on the messages of two sources; made by ``MessageSource/merge(with:)``.
+public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+
+/// The work of a ``MergeModifier``.
+final class MergeCore<Message: Sendable>: TwoSourceCore<Message, Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: no stored state of its own.
+
+    override func process(_ message: Message, sequence: UInt64?) {
+        // The two sources number their messages apart: merged, the numbers mean nothing.
+        send(message)
+    }
+
+    override func receiveSecond(_ message: Message) {
+        send(message)
+    }
+}
+
+/// Pairs the latest messages of two sources; made by ``MessageSource/combineLatest(_:)``.
+public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Modifier<First, (First, Second)>,
+    @unchecked Sendable
+{}
+
+/// The work of a ``CombineLatestModifier``.
+final class CombineLatestCore<First: Sendable, Second: Sendable>: TwoSourceCore<First, Second, (First, Second)>,
+    @unchecked Sendable
+{
+    // `@unchecked` as for `Relay`: the latest messages are behind `latest`'s lock.
+    private struct Latest {
+        var first: First?
+        var second: Second?
+        /// How many pairs were made: each is sent numbered, so that a newer pair is never
+        /// overtaken by an older one.
+        var pairs: UInt64 = 0
+    }
+
+    private let latest = LockedState(Latest())
+
+    override func process(_ message: First, sequence: UInt64?) {
+        pair { $0.first = message }
+    }
+
+    override func receiveSecond(_ message: Second) {
+        pair { $0.second = message }
+    }
+
+    /// Records a new message with `update` and, once both sources have sent one, sends the
+    /// pair, numbered under the lock.
+    private func pair(_ update: (inout Latest) -> Void) {
+        let made = latest.withLock { latest -> ((First, Second), UInt64)? in
+            update(&latest)
+            guard let first = latest.first, let second = latest.second else { return nil }
+            latest.pairs += 1
+            return ((first, second), latest.pairs)
+        }
+        if let (pair, number) = made { send(pair, sequence: number) }
     }
 }
