@@ -103,6 +103,46 @@ struct IsolationTests {
         #expect(screen.alwaysOnMain)
     }
 
+    @Test("main-actor calls fired from many threads all run on the main actor, each thread's in order")
+    @MainActor
+    func mainActorMethodFromManyThreads() async {
+        let screen = Screen()
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().then(call: Screen.show, on: screen).append(to: observables)
+        await withTaskGroup(of: Void.self) { group in
+            for lane in 0..<4 {
+                group.addTask {
+                    for index in 0..<250 { signal.fire(with: lane * 1_000 + index) }
+                }
+            }
+        }
+        await drainMain()
+        #expect(screen.shown.count == 1_000)
+        #expect(screen.alwaysOnMain)
+        for lane in 0..<4 {
+            let mine = screen.shown.filter { $0 / 1_000 == lane }
+            #expect(mine == (0..<250).map { lane * 1_000 + $0 })
+        }
+    }
+
+    @Test("a main-actor method that fires its own signal gets that message after the current one")
+    @MainActor
+    func mainActorMethodFiresItsSignal() async {
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        let echo = Echo(signal: signal)
+        signal.fired.then(call: Echo.hear, on: echo).append(to: observables)
+        let after = Log<Int>()
+        signal.fired.then { after.append($0) }.append(to: observables)
+        signal.fire(with: 1)
+        await drainMain()
+        await drainMain()
+        #expect(echo.heard == [1, 2])
+        #expect(after.all == [1, 2])
+        #expect(echo.alwaysOnMain)
+    }
+
     @Test("a nonisolated method still runs inline on an inline chain")
     func nonisolatedMethodRunsInline() async {
         let recorder = ThreadRecorder()
@@ -134,5 +174,23 @@ struct IsolationTests {
         signal.fire(with: 2)
         await drainMain()
         #expect(passed.all == [1, 2])
+    }
+}
+
+/// A main-actor target that fires its own signal once, from inside the call.
+@MainActor
+final class Echo {
+    let signal: Signal<Int>
+    private(set) var heard: [Int] = []
+    private(set) var alwaysOnMain = true
+
+    nonisolated init(signal: Signal<Int>) {
+        self.signal = signal
+    }
+
+    func hear(_ value: Int) {
+        alwaysOnMain = alwaysOnMain && isOnMainQueue()
+        heard.append(value)
+        if value == 1 { signal.fire(with: 2) }
     }
 }

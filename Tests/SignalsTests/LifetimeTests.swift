@@ -126,6 +126,35 @@ struct LifetimeTests {
         #expect(signal.fired.connectedCount == 0)
     }
 
+    @Test("chains freed on one thread while another delivers to them: nothing leaks, nothing crashes")
+    func freedWhileDelivering() async {
+        let counter = TokenCounter()
+        let signal = Signal<Int>()
+        let stop = Atomic(false)
+        let delivered = Atomic(0)
+        let firing = Task.detached {
+            var index = 0
+            while !stop.load(ordering: .acquiring) {
+                index += 1
+                signal.fire(with: index)
+            }
+        }
+        await Task.detached {
+            for _ in 0..<2_000 {
+                // Made and freed at once: the firing thread may be delivering to it meanwhile.
+                let chain = signal.fired.noDispatch().map { counter.make($0) }.then { _ in
+                    delivered.add(1, ordering: .relaxed)
+                }
+                _ = chain
+            }
+        }.value
+        stop.store(true, ordering: .releasing)
+        await firing.value
+        #expect(signal.fired.connectedCount == 0)
+        #expect(counter.count == 0)
+        #expect(delivered.load(ordering: .relaxed) >= 2_000)
+    }
+
     @Test("subscribe's connection frees the subscription when disconnected")
     func subscription() {
         let counter = TokenCounter()
