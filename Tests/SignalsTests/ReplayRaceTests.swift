@@ -1,5 +1,7 @@
 import Dispatch
 import Signals
+import Synchronization
+import TestSupport
 import Testing
 
 /// Replay on connect while other threads fire, and states that race between threads.
@@ -46,6 +48,44 @@ struct ReplayRaceTests {
         #expect(backwards == 0)
         // Every chain got at least its replay.
         #expect(received >= 20_000)
+    }
+
+    @Test(
+        "connecting a chain whose work is slower than another thread's firing ends, and the chain gets every later message in order"
+    )
+    func connectUnderFirehose() async {
+        let signal = Signal<Int>(value: 0)
+        let stop = Atomic(false)
+        let fired = Atomic(0)
+        let firing = Task.detached {
+            var next = 0
+            while !stop.load(ordering: .acquiring) {
+                next += 1
+                signal.fire(with: next)
+            }
+            fired.store(next, ordering: .releasing)
+        }
+        let observables = ObservableCollection()
+        var logs: [Log<Int>] = []
+        for _ in 0..<50 {
+            let log = Log<Int>()
+            // Slower per message than the firing loop: messages keep arriving while it connects.
+            signal.fired.noDispatch().map { value in (0..<200).reduce(value) { $0 &+ $1 % 2 } - 100 }
+                .then { log.append($0) }.append(to: observables)
+            logs.append(log)
+        }
+        stop.store(true, ordering: .releasing)
+        await firing.value
+        let last = fired.load(ordering: .acquiring)
+        // What waited is received in order, possibly on a global queue after `append`.
+        #expect(await eventually { logs.allSatisfy { $0.all.last == last } })
+        for log in logs {
+            let values = log.all
+            #expect(Self.increases(values))
+            // From its replay on, the chain missed nothing.
+            if let first = values.first { #expect(values == Array(first...last)) }
+        }
+        observables.removeAll()
     }
 
     @Test("a replay whose work fires its own source receives that message after the replay, not inside it")

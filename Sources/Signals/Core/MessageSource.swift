@@ -16,11 +16,15 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
     // `@unchecked`: a non-final class cannot be checked. Every stored property here and in
     // every subclass is a `let` of a `Sendable` type.
 
-    /// The state and delivery: the endpoint's own relay, or a modifier's core.
+    /// The state and delivery: the endpoint's own relay, a modifier's core, or (for a
+    /// ``DispatchModifier``) the relay of what it views.
     let relay: Relay<Message>
+    /// Where modifiers connected to this observable run by default.
+    let downstreamExecutor: Executor
 
-    init(relay: Relay<Message>) {
+    init(relay: Relay<Message>, downstreamExecutor: Executor) {
         self.relay = relay
+        self.downstreamExecutor = downstreamExecutor
     }
 
     /// The last message sent, if any: what a newly connected modifier receives.
@@ -43,7 +47,7 @@ extension MessageSource: Subscribable {
     ///
     /// The sink runs inline on the delivering thread, as after ``noDispatch()``.
     public func subscribe(_ sink: @escaping @Sendable (Message) -> Void) -> Connection {
-        let modifier = ThenModifier(upstream: self, core: ThenCore(upstream: relay, executor: .inline, action: sink))
+        let modifier = ThenModifier(upstream: self, core: ThenCore(upstream: self, executor: .inline, action: sink))
         return Connection { modifier.detach() }
     }
 }

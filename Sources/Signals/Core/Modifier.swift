@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A link in a chain: receives messages from what it is connected to, does its work, and
@@ -25,7 +26,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     init(upstream: MessageSource<Input>, core: ModifierCore<Input, Output>) {
         self.upstream = upstream
         self.core = core
-        super.init(relay: core)
+        super.init(relay: core, downstreamExecutor: core.executor)
         core.attach()
     }
 
@@ -74,40 +75,81 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
     /// The number of the newest numbered message accepted (see ``accept(_:)``).
     private let lastSequence = Atomic<UInt64>(0)
 
-    init(upstream: Relay<Input>, executor: Executor? = nil, last: Output? = nil) {
-        let executor = executor ?? upstream.downstreamExecutor
-        self.upstream = upstream
+    /// Makes the core of a modifier connected to `source` (the source's relay), which runs on
+    /// `executor` or, if `nil`, where `source` says its modifiers run.
+    init(upstream source: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil) {
+        let executor = executor ?? source.downstreamExecutor
+        self.upstream = source.relay
         self.executor = executor
-        runsInline = executor.queue == nil || executor === upstream.emittingExecutor
-        super.init(last: last, emittingExecutor: executor, downstreamExecutor: executor)
+        runsInline = executor.queue == nil || executor === source.relay.emittingExecutor
+        super.init(last: last, emittingExecutor: executor)
     }
 
     /// Connects the modifier to its upstream and receives the replayed last message before
     /// any message sent after it: one sent meanwhile (by another thread, or by this one from
     /// the replay's own work) waits, and is received after the replay, in the order sent.
+    ///
+    /// A modifier that runs inline on a queue (its input arrives on the queue it runs on)
+    /// and connects from elsewhere receives the replay, and what waited, on that queue: its
+    /// work never runs on the connecting thread. An inline modifier receives what waited on
+    /// the connecting thread, one round; if more arrived meanwhile (other threads keep
+    /// firing), the rest is received on a global queue, in order, so that connecting ends
+    /// even while messages keep coming faster than the chain's work takes.
     func attach() {
         guard let upstream = state.withLock({ _ in self.upstream }) else { return }
         isConnecting.store(true, ordering: .releasing)
         // The upstream is a `Relay<Input>`: it was one when stored.
         unsafeDowncast(upstream, to: Relay<Input>.self).connect(self)
+        if replaysOnQueue {
+            executor.run { [self] in receiveHeld(rounds: .max) }
+        } else {
+            receiveHeld(rounds: 1)
+        }
+    }
+
+    /// Whether the replay waits for the executor's queue; read on the connecting thread, by
+    /// ``attach()`` and by ``receiveReplay(raw:sequence:)`` inside it.
+    private var replaysOnQueue: Bool {
+        runsInline && executor.queue != nil && !executor.isCurrent
+    }
+
+    /// Receives the messages that waited while connecting, in order, until none is left;
+    /// after `rounds` rounds, hands the rest to a global queue.
+    private func receiveHeld(rounds: Int) {
+        var round = 0
+        var handsOff = false
         while true {
             let taken = state.withLock { _ -> HeldMessagesBase? in
                 guard let held = self.held else {
                     isConnecting.store(false, ordering: .releasing)
                     return nil
                 }
+                if round == rounds {
+                    handsOff = true
+                    return nil
+                }
                 self.held = nil
                 return held
             }
-            guard let taken else { return }
+            guard let taken else {
+                if handsOff { DispatchQueue.global().async { [self] in receiveHeld(rounds: .max) } }
+                return
+            }
             for (message, sequence) in unsafeDowncast(taken, to: HeldMessages<Input>.self).messages {
                 receive(message, sequence: sequence)
             }
+            round += 1
         }
     }
 
     override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
-        receive(message.assumingMemoryBound(to: Input.self).pointee, sequence: sequence)
+        let message = message.assumingMemoryBound(to: Input.self).pointee
+        guard replaysOnQueue else { return receive(message, sequence: sequence) }
+        // Waits for the queue, ahead of whatever arrived since the relay connected this core.
+        state.withLock { _ in
+            if held == nil { held = HeldMessages<Input>() }
+            unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.insert((message, sequence), at: 0)
+        }
     }
 
     override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {

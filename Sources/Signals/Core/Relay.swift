@@ -19,16 +19,13 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     /// The last message, in `state`'s allocation; initialized while `state.hasLast`, read and
     /// written under the lock.
     private let lastSlot: UnsafeMutablePointer<Message>
-    /// Where modifiers connected to this observable run by default.
-    let downstreamExecutor: Executor
     /// Where this observable sends its messages from (`nil`: any thread, for sources).
     let emittingExecutor: Executor?
 
-    init(last: Message? = nil, emittingExecutor: Executor?, downstreamExecutor: Executor) {
+    init(last: Message? = nil, emittingExecutor: Executor?) {
         lastSlot = state.messageAddress(alignment: MemoryLayout<Message>.alignment)
             .bindMemory(to: Message.self, capacity: 1)
         self.emittingExecutor = emittingExecutor
-        self.downstreamExecutor = downstreamExecutor
         if let last {
             lastSlot.initialize(to: last)
             state.withLock { $0.hasLast = true }

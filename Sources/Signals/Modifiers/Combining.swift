@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 extension MessageSource {
@@ -12,7 +13,7 @@ extension MessageSource {
     /// source's when both have one. The merged chain runs on this source's downstream executor; `other`'s messages hop to
     /// it. Removing the chain (or releasing it) disconnects from both sources.
     public func merge(with other: MessageSource<Message>) -> MergeModifier<Message> {
-        MergeModifier(upstream: self, core: MergeCore(upstream: relay, other: other))
+        MergeModifier(upstream: self, core: MergeCore(upstream: self, other: other))
     }
 
     /// Passes on pairs of the latest messages of this source and of `other`, once both have
@@ -34,7 +35,7 @@ extension MessageSource {
     public func combineLatest<Other: Sendable>(_ other: MessageSource<Other>) -> CombineLatestModifier<
         Message, Other
     > {
-        CombineLatestModifier(upstream: self, core: CombineLatestCore(upstream: relay, other: other))
+        CombineLatestModifier(upstream: self, core: CombineLatestCore(upstream: self, other: other))
     }
 }
 
@@ -44,12 +45,21 @@ final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
     // `@unchecked`: `forward` is a `@Sendable` closure set once before connecting; the flag
     // and the sequence are atomics, and `held` is touched only under its lock.
     let forward: @Sendable (Message) -> Void
+    /// The executor `forward` runs on inline, if it is a queue (the source sends there): a
+    /// connect from elsewhere receives the replay, and what waited, on it.
+    private let inlineQueue: Executor?
     private let isConnecting = Atomic(false)
     private let lastSequence = Atomic<UInt64>(0)
     private let held = LockedState<[(message: Message, sequence: UInt64?)]>([])
 
-    init(forward: @escaping @Sendable (Message) -> Void) {
+    init(inlineQueue: Executor?, forward: @escaping @Sendable (Message) -> Void) {
+        self.inlineQueue = inlineQueue
         self.forward = forward
+    }
+
+    /// Whether the replay waits for ``inlineQueue``; read on the connecting thread.
+    private var replaysOnQueue: Bool {
+        inlineQueue.map { !$0.isCurrent } ?? false
     }
 
     override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
@@ -60,7 +70,10 @@ final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
     }
 
     override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
-        receive(message.assumingMemoryBound(to: Message.self).pointee, sequence: sequence)
+        let message = message.assumingMemoryBound(to: Message.self).pointee
+        guard replaysOnQueue else { return receive(message, sequence: sequence) }
+        // Waits for the queue, ahead of whatever arrived since the relay connected this input.
+        held.withLock { $0.insert((message, sequence), at: 0) }
     }
 
     /// Forwards `message` unless it is numbered and older than one forwarded before (as a
@@ -84,14 +97,34 @@ final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
     func connect(to source: Relay<Message>) {
         isConnecting.store(true, ordering: .releasing)
         source.connect(self)
+        if let inlineQueue, replaysOnQueue {
+            inlineQueue.run { [self] in forwardHeld(rounds: .max) }
+        } else {
+            forwardHeld(rounds: 1)
+        }
+    }
+
+    /// Forwards the messages that waited while connecting, in order, until none is left;
+    /// after `rounds` rounds, hands the rest to a global queue (as a modifier's core does).
+    private func forwardHeld(rounds: Int) {
+        var round = 0
         while true {
-            let held = held.withLock { held -> [(message: Message, sequence: UInt64?)] in
-                if held.isEmpty { isConnecting.store(false, ordering: .releasing) }
+            let held = held.withLock { held -> [(message: Message, sequence: UInt64?)]? in
+                if held.isEmpty {
+                    isConnecting.store(false, ordering: .releasing)
+                    return []
+                }
+                if round == rounds { return nil }
                 defer { held = [] }
                 return held
             }
+            guard let held else {
+                DispatchQueue.global().async { [self] in forwardHeld(rounds: .max) }
+                return
+            }
             if held.isEmpty { return }
             for (message, sequence) in held { receive(message, sequence: sequence) }
+            round += 1
         }
     }
 }
@@ -136,11 +169,12 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
     // `@unchecked` as for `Relay`: the side connection is `Sendable` and set in `init`.
     private var side: SideConnection<Second>!
 
-    init(upstream: Relay<First>, other: MessageSource<Second>) {
+    init(upstream: MessageSource<First>, other: MessageSource<Second>) {
         super.init(upstream: upstream)
         let inline = executor.queue == nil || executor === other.relay.emittingExecutor
         // Held strongly: `other`'s relay holds the input, and `detach()` disconnects it.
-        let input = SideInput<Second> { [self] message in
+        let input = SideInput<Second>(inlineQueue: inline && executor.queue != nil ? executor : nil) {
+            [self] message in
             runSide(inline: inline) { self.receiveSecond(message) }
         }
         side = SideConnection(source: other, input: input)

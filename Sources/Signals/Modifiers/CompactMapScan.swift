@@ -7,7 +7,7 @@ extension MessageSource {
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output?)
         -> CompactMapModifier<Message, Output>
     {
-        CompactMapModifier(upstream: self, core: CompactMapCore(upstream: relay, transform: transform))
+        CompactMapModifier(upstream: self, core: CompactMapCore(upstream: self, transform: transform))
     }
 
     /// Passes on a running result: `next` of the previous result (at first `initial`) and
@@ -24,7 +24,7 @@ extension MessageSource {
     public func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Message) -> Result
     ) -> ScanModifier<Message, Result> {
-        ScanModifier(upstream: self, core: ScanCore(upstream: relay, initial: initial, next: next))
+        ScanModifier(upstream: self, core: ScanCore(upstream: self, initial: initial, next: next))
     }
 }
 
@@ -38,7 +38,7 @@ final class CompactMapCore<Input: Sendable, Output: Sendable>: ModifierCore<Inpu
     // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let transform: @Sendable (Input) -> Output?
 
-    init(upstream: Relay<Input>, transform: @escaping @Sendable (Input) -> Output?) {
+    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output?) {
         self.transform = transform
         super.init(upstream: upstream)
     }
@@ -60,7 +60,7 @@ final class ScanCore<Input: Sendable, Result: Sendable>: ModifierCore<Input, Res
     private let result: LockedState<(value: Result, count: UInt64)>
     private let next: @Sendable (Result, Input) -> Result
 
-    init(upstream: Relay<Input>, initial: Result, next: @escaping @Sendable (Result, Input) -> Result) {
+    init(upstream: MessageSource<Input>, initial: Result, next: @escaping @Sendable (Result, Input) -> Result) {
         result = LockedState((initial, 0))
         self.next = next
         super.init(upstream: upstream)

@@ -4,14 +4,14 @@ extension MessageSource {
     /// - Precondition: `count` is not negative.
     public func discard(first count: Int) -> DiscardModifier<Message> {
         precondition(count >= 0, "discard(first:) needs a count of zero or more, got \(count)")
-        return DiscardModifier(upstream: self, core: DiscardCore(upstream: relay, count: count))
+        return DiscardModifier(upstream: self, core: DiscardCore(upstream: self, count: count))
     }
 }
 
 extension MessageSource where Message: Equatable {
     /// Discards each message equal to the one passed before it.
     public func distinct() -> DistinctModifier<Message> {
-        DistinctModifier(upstream: self, core: DistinctCore(upstream: relay))
+        DistinctModifier(upstream: self, core: DistinctCore(upstream: self))
     }
 }
 
@@ -26,7 +26,7 @@ final class DiscardCore<Message: Sendable>: ModifierCore<Message, Message>, @unc
     // `@unchecked` as for `Relay`: the counter is behind a lock.
     private let remaining: LockedState<Int>
 
-    init(upstream: Relay<Message>, count: Int) {
+    init(upstream: MessageSource<Message>, count: Int) {
         remaining = LockedState(count)
         super.init(upstream: upstream)
     }

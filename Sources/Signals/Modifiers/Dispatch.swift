@@ -9,7 +9,7 @@ extension MessageSource {
     public func dispatch(to queue: DispatchQueue) -> DispatchModifier<Message> {
         let executor =
             queue === DispatchQueue.main ? Executor.main : .serial(targeting: queue, label: "Signals.dispatch")
-        return DispatchModifier(upstream: self, core: DispatchCore(upstream: relay, executor: executor))
+        return DispatchModifier(viewing: self, executor: executor)
     }
 
     /// Runs the rest of the chain on a global queue of quality of service `qos`, in order.
@@ -25,22 +25,33 @@ extension MessageSource {
     /// Fastest, and the closures after it must tolerate running on any thread, concurrently
     /// if several threads fire at once.
     public func noDispatch() -> DispatchModifier<Message> {
-        DispatchModifier(upstream: self, core: DispatchCore(upstream: relay, executor: .inline))
+        DispatchModifier(viewing: self, executor: .inline)
     }
 }
 
-/// Moves the rest of the chain to another executor; made by ``MessageSource/dispatch(to:)``,
+/// Says where the rest of the chain runs; made by ``MessageSource/dispatch(to:)``,
 /// ``MessageSource/dispatch(qos:)`` and ``MessageSource/noDispatch()``.
-public final class DispatchModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
+///
+/// Not a hop of its own: it is a view of the observable before it (the same messages, the
+/// same last message, the same ``MessageSource/connectedCount``) that tells the modifiers
+/// connected to it where to run. The first of them moves to that executor; the ones after it
+/// run there inline.
+public final class DispatchModifier<Message: Sendable>: MessageSource<Message>, @unchecked Sendable {
+    // `@unchecked` as for `MessageSource`: the only stored property is a `let` of a
+    // `Sendable` type.
 
-/// The work of a ``DispatchModifier``: none, on its own executor.
-final class DispatchCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: no stored state of its own.
-    override init(upstream: Relay<Message>, executor: Executor? = nil, last: Message? = nil) {
-        super.init(upstream: upstream, executor: executor, last: last)
+    /// Keeps the chain before this view alive.
+    private let upstream: MessageSource<Message>
+
+    init(viewing upstream: MessageSource<Message>, executor: Executor) {
+        self.upstream = upstream
+        super.init(relay: upstream.relay, downstreamExecutor: executor)
     }
 
-    override func process(_ message: Message, sequence: UInt64?) {
-        send(message, sequence: sequence)
+    /// A view connects nothing of its own; the chain behind it is removed if it feeds
+    /// nothing else.
+    override func detachFromUpstream() {
+        guard upstream.connectedCount == 0 else { return }
+        upstream.detachFromUpstream()
     }
 }

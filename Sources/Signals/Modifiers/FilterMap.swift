@@ -5,7 +5,7 @@ extension MessageSource {
     /// property.didSet.filter { $0 >= 100 }.then { print("\($0) is at least 100") }
     /// ```
     public func filter(_ isIncluded: @escaping @Sendable (Message) -> Bool) -> FilterModifier<Message> {
-        FilterModifier(upstream: self, core: FilterCore(upstream: relay, isIncluded: isIncluded))
+        FilterModifier(upstream: self, core: FilterCore(upstream: self, isIncluded: isIncluded))
     }
 
     /// Passes on `transform` of each message.
@@ -16,7 +16,7 @@ extension MessageSource {
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output) -> MapModifier<
         Message, Output
     > {
-        MapModifier(upstream: self, core: MapCore(upstream: relay, transform: transform))
+        MapModifier(upstream: self, core: MapCore(upstream: self, transform: transform))
     }
 }
 
@@ -28,7 +28,7 @@ final class FilterCore<Message: Sendable>: ModifierCore<Message, Message>, @unch
     // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let isIncluded: @Sendable (Message) -> Bool
 
-    init(upstream: Relay<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
+    init(upstream: MessageSource<Message>, isIncluded: @escaping @Sendable (Message) -> Bool) {
         self.isIncluded = isIncluded
         super.init(upstream: upstream)
     }
@@ -46,7 +46,7 @@ final class MapCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Outp
     // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let transform: @Sendable (Input) -> Output
 
-    init(upstream: Relay<Input>, transform: @escaping @Sendable (Input) -> Output) {
+    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output) {
         self.transform = transform
         super.init(upstream: upstream)
     }

@@ -14,7 +14,7 @@ extension MessageSource {
     ) -> PacedModifier<Message> {
         precondition(pause >= .zero, "throttle(pause:) needs a pause of zero or more, got \(pause)")
         return PacedModifier(
-            upstream: self, core: PacedCore(upstream: relay, rule: .leadingThrottle, pause: pause, scheduler: scheduler)
+            upstream: self, core: PacedCore(upstream: self, rule: .leadingThrottle, pause: pause, scheduler: scheduler)
         )
     }
 
@@ -38,7 +38,7 @@ extension MessageSource {
         precondition(pause >= .zero, "throttle(pause:latest:) needs a pause of zero or more, got \(pause)")
         return PacedModifier(
             upstream: self,
-            core: PacedCore(upstream: relay, rule: .throttle(latest: latest), pause: pause, scheduler: scheduler))
+            core: PacedCore(upstream: self, rule: .throttle(latest: latest), pause: pause, scheduler: scheduler))
     }
 
     /// Passes on a message once `pause` has passed without another message; each message
@@ -57,7 +57,7 @@ extension MessageSource {
     ) -> PacedModifier<Message> {
         precondition(pause >= .zero, "debounce(pause:) needs a pause of zero or more, got \(pause)")
         return PacedModifier(
-            upstream: self, core: PacedCore(upstream: relay, rule: .debounce, pause: pause, scheduler: scheduler))
+            upstream: self, core: PacedCore(upstream: self, rule: .debounce, pause: pause, scheduler: scheduler))
     }
 }
 
@@ -92,7 +92,7 @@ final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unche
     private let scheduler: any Scheduler
     private let pacing: LockedState<State>
 
-    init(upstream: Relay<Message>, rule: PacingRule, pause: Duration, scheduler: some Scheduler) {
+    init(upstream: MessageSource<Message>, rule: PacingRule, pause: Duration, scheduler: some Scheduler) {
         self.rule = rule
         self.scheduler = scheduler
         pacing = LockedState(State(machine: PacingStateMachine(rule, pause: pause)))

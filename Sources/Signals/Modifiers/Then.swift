@@ -7,7 +7,7 @@ extension MessageSource {
     ///
     /// `action` runs on the chain's executor: the main queue unless the chain says otherwise.
     public func then(do action: @escaping @Sendable (Message) -> Void) -> ThenModifier<Message> {
-        ThenModifier(upstream: self, core: ThenCore(upstream: relay, action: action))
+        ThenModifier(upstream: self, core: ThenCore(upstream: self, action: action))
     }
 
     /// Calls `method` on `target` with each message, then passes the message on. `target` is
@@ -25,7 +25,7 @@ extension MessageSource {
         let weakTarget = WeakTarget(target)
         return ThenModifier(
             upstream: self,
-            core: ThenCore(upstream: relay) { message in
+            core: ThenCore(upstream: self) { message in
                 if let target = weakTarget.target { method(target)(message) }
             })
     }
@@ -54,7 +54,7 @@ extension MessageSource {
         let weakTarget = MainActorWeakTarget(target)
         return ThenModifier(
             upstream: self,
-            core: ThenCore(upstream: relay, executor: .main) { message in
+            core: ThenCore(upstream: self, executor: .main) { message in
                 // The modifier's executor is the main queue, which the main actor runs on.
                 MainActor.assumeIsolated {
                     if let target = weakTarget.target { method(target)(message) }
@@ -72,7 +72,7 @@ final class ThenCore<Message: Sendable>: ModifierCore<Message, Message>, @unchec
     // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
     private let action: @Sendable (Message) -> Void
 
-    init(upstream: Relay<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
+    init(upstream: MessageSource<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
         self.action = action
         super.init(upstream: upstream, executor: executor)
     }

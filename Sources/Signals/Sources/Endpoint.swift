@@ -6,7 +6,7 @@
 public final class Endpoint<Message: Sendable>: MessageSource<Message>, @unchecked Sendable {
     // `@unchecked` as for `MessageSource`: no stored state of its own.
     init(last: Message? = nil) {
-        super.init(relay: Relay(last: last, emittingExecutor: nil, downstreamExecutor: .main))
+        super.init(relay: Relay(last: last, emittingExecutor: nil), downstreamExecutor: .main)
     }
 
     /// Sends `message` from the calling thread.
