@@ -240,7 +240,7 @@ final class HeldMessages<Input>: HeldMessagesBase {
 }
 
 /// What ``Modifier/detachFromUpstream()`` walks: an observable's handle.
-protocol ChainEnd: AnyObject {
+protocol ChainEnd: AnyObject, Sendable {
     var connectedCount: Int { get }
     func detachFromUpstream()
 }

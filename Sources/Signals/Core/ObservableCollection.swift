@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// Keeps modifier chains alive; releasing it, or calling ``removeAll()``, tears them down.
 ///
 /// ```swift
@@ -6,24 +8,38 @@
 /// ```
 ///
 /// A chain that nothing keeps is freed at once and receives nothing: append every chain to a
-/// collection that lives as long as the chain should. Built on the common module's
-/// `Connector`; `Sendable`, so chains can be appended and removed from any thread.
+/// collection that lives as long as the chain should. `Sendable`, so chains can be appended
+/// and removed from any thread; they are torn down in the order appended.
 public final class ObservableCollection: Sendable {
-    private let connector = Connector()
+    /// The chains' last observables, in the order appended. A list, not connections in the
+    /// common module's `Connector`: a chain never leaves on its own, so it needs no
+    /// connection object, no closure and no weak reference back (each made every append cost
+    /// allocations, and the weak reference made every retain of the collection slow).
+    private let chains = LockedState<[any ChainEnd]>([])
 
     /// An empty collection.
     public init() {}
 
+    deinit {
+        removeAll()
+    }
+
     /// The number of chains kept.
-    public var count: Int { connector.count }
+    public var count: Int { chains.withLock { $0.count } }
 
     /// Tears down every chain: each disconnects from what it observes and is freed.
     public func removeAll() {
-        connector.disconnect()
+        // Taken under the lock and torn down after it: a chain's teardown may free objects
+        // whose own teardown appends to or empties this collection.
+        let taken = chains.withLock { chains -> [any ChainEnd] in
+            defer { chains = [] }
+            return chains
+        }
+        for chain in taken { chain.detachFromUpstream() }
     }
 
-    func insert<Message>(_ observable: MessageSource<Message>) {
-        Connection { observable.detachFromUpstream() }.putInto(connector)
+    func insert(_ chain: any ChainEnd) {
+        chains.withLock { $0.append(chain) }
     }
 }
 
