@@ -145,7 +145,8 @@ func writeReport(exportDirectory: URL, outputDirectory: URL, requireEveryCase: B
             pipelineSignals.map { $0 <= 1.0 / 3 }
         ))
     let churnSignals = ratio(
-        perEvent("pipeline/subscribe-unsubscribe", "Signals"), perEvent("pipeline/subscribe-unsubscribe", "OpenCombine"))
+        perEvent("pipeline/subscribe-unsubscribe", "Signals"), perEvent("pipeline/subscribe-unsubscribe", "OpenCombine")
+    )
     targets.append(
         (
             "Signals subscribe-unsubscribe ≤ OpenCombine's", formatRatio(churnSignals),
