@@ -67,7 +67,7 @@ struct ReplayRaceTests {
         }
         let observables = ObservableCollection()
         var logs: [Log<Int>] = []
-        for _ in 0..<50 {
+        for _ in 0..<20 {
             let log = Log<Int>()
             // Slower per message than the firing loop: messages keep arriving while it connects.
             signal.fired.noDispatch().map { value in (0..<200).reduce(value) { $0 &+ $1 % 2 } - 100 }
