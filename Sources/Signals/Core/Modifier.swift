@@ -55,7 +55,9 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 ///
 /// The relay before it holds it strongly, and it holds that relay until it detaches; its
 /// ``Modifier`` handle detaches it when freed, which ends that cycle.
-class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked Sendable {
+class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhileConnecting,
+    @unchecked Sendable
+{
     // `@unchecked` as for `Relay`: every stored property is a `let` of a `Sendable` type
     // (the flags and the sequence atomics), or (`upstream`, `held`) only touched while
     // holding the relay's `state` lock.
@@ -92,19 +94,14 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
     /// A modifier that runs inline on a queue (its input arrives on the queue it runs on)
     /// and connects from elsewhere receives the replay, and what waited, on that queue: its
     /// work never runs on the connecting thread. An inline modifier receives what waited on
-    /// the connecting thread, one round; if more arrived meanwhile (other threads keep
-    /// firing), the rest is received on a global queue, in order, so that connecting ends
-    /// even while messages keep coming faster than the chain's work takes.
+    /// the connecting thread, one round, and the rest on a global queue
+    /// (``HoldsWhileConnecting/receiveHeld(on:)``).
     func attach() {
         guard let upstream = state.withLock({ _ in self.upstream }) else { return }
         isConnecting.store(true, ordering: .releasing)
         // The upstream is a `Relay<Input>`: it was one when stored.
         unsafeDowncast(upstream, to: Relay<Input>.self).connect(self)
-        if replaysOnQueue {
-            executor.run { [self] in receiveHeld(rounds: .max) }
-        } else {
-            receiveHeld(rounds: 1)
-        }
+        receiveHeld(on: replaysOnQueue ? executor : nil)
     }
 
     /// Whether the replay waits for the executor's queue; read on the connecting thread, by
@@ -113,32 +110,21 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, @unchecked
         runsInline && executor.queue != nil && !executor.isCurrent
     }
 
-    /// Receives the messages that waited while connecting, in order, until none is left;
-    /// after `rounds` rounds, hands the rest to a global queue.
-    private func receiveHeld(rounds: Int) {
-        var round = 0
-        var handsOff = false
-        while true {
-            let taken = state.withLock { _ -> HeldMessagesBase? in
-                guard let held = self.held else {
-                    isConnecting.store(false, ordering: .releasing)
-                    return nil
-                }
-                if round == rounds {
-                    handsOff = true
-                    return nil
-                }
-                self.held = nil
-                return held
+    func takeHeld(mayTake: Bool) -> HeldTake<HeldMessagesBase> {
+        state.withLock { _ in
+            guard let held else {
+                isConnecting.store(false, ordering: .releasing)
+                return .finished
             }
-            guard let taken else {
-                if handsOff { DispatchQueue.global().async { [self] in receiveHeld(rounds: .max) } }
-                return
-            }
-            for (message, sequence) in unsafeDowncast(taken, to: HeldMessages<Input>.self).messages {
-                receive(message, sequence: sequence)
-            }
-            round += 1
+            guard mayTake else { return .handOff }
+            self.held = nil
+            return .taken(held)
+        }
+    }
+
+    func receiveTaken(_ batch: HeldMessagesBase) {
+        for (message, sequence) in unsafeDowncast(batch, to: HeldMessages<Input>.self).messages {
+            receive(message, sequence: sequence)
         }
     }
 

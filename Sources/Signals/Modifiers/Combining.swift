@@ -41,7 +41,7 @@ extension MessageSource {
 
 /// The receiver a two-source modifier connects to its second source; it forwards by way of
 /// the modifier's executor (``Modifier/runSide(inline:_:)``).
-final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
+final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unchecked Sendable {
     // `@unchecked`: `forward` is a `@Sendable` closure set once before connecting; the flag
     // and the sequence are atomics, and `held` is touched only under its lock.
     let forward: @Sendable (Message) -> Void
@@ -97,35 +97,23 @@ final class SideInput<Message: Sendable>: Receiver, @unchecked Sendable {
     func connect(to source: Relay<Message>) {
         isConnecting.store(true, ordering: .releasing)
         source.connect(self)
-        if let inlineQueue, replaysOnQueue {
-            inlineQueue.run { [self] in forwardHeld(rounds: .max) }
-        } else {
-            forwardHeld(rounds: 1)
+        receiveHeld(on: replaysOnQueue ? inlineQueue : nil)
+    }
+
+    func takeHeld(mayTake: Bool) -> HeldTake<[(message: Message, sequence: UInt64?)]> {
+        held.withLock { held in
+            if held.isEmpty {
+                isConnecting.store(false, ordering: .releasing)
+                return .finished
+            }
+            guard mayTake else { return .handOff }
+            defer { held = [] }
+            return .taken(held)
         }
     }
 
-    /// Forwards the messages that waited while connecting, in order, until none is left;
-    /// after `rounds` rounds, hands the rest to a global queue (as a modifier's core does).
-    private func forwardHeld(rounds: Int) {
-        var round = 0
-        while true {
-            let held = held.withLock { held -> [(message: Message, sequence: UInt64?)]? in
-                if held.isEmpty {
-                    isConnecting.store(false, ordering: .releasing)
-                    return []
-                }
-                if round == rounds { return nil }
-                defer { held = [] }
-                return held
-            }
-            guard let held else {
-                DispatchQueue.global().async { [self] in forwardHeld(rounds: .max) }
-                return
-            }
-            if held.isEmpty { return }
-            for (message, sequence) in held { receive(message, sequence: sequence) }
-            round += 1
-        }
+    func receiveTaken(_ batch: [(message: Message, sequence: UInt64?)]) {
+        for (message, sequence) in batch { receive(message, sequence: sequence) }
     }
 }
 
