@@ -30,6 +30,30 @@ struct OrderTests {
         #expect(late.all == [102])
     }
 
+    @Test("a fire from deep in one branch of a shared inline chain is queued: every branch and modifier stays FIFO")
+    func reentrantFireFromSharedChain() {
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        let left = Log<Int>()
+        let right = Log<Int>()
+        // Modifiers with one input send without the thread's delivery record: this checks
+        // that a fire from below them is still queued by the source, not nested.
+        let shared = signal.fired.noDispatch().map { $0 + 1 }.filter { _ in true }
+        shared.map { $0 * 2 }.then { value in
+            left.append(value)
+            if value < 100 { signal.fire(with: value * 10) }
+        }.append(to: observables)
+        let sums = shared.scan(0, +)
+        sums.then { right.append($0) }.append(to: observables)
+        signal.fire(with: 1)
+        #expect(left.all == [4, 82, 1_642])
+        // The right branch sees 2, 41, 821 in that order (running sums).
+        #expect(right.all == [2, 43, 864])
+        #expect(shared.lastMessage == 821)
+        #expect(sums.lastMessage == 864)
+        observables.removeAll()
+    }
+
     @Test("a chain connected from inside a delivery gets the replay after the message in flight, then the queued ones")
     func connectDuringDelivery() {
         let signal = Signal<Int>()

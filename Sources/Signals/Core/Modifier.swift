@@ -139,10 +139,11 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     }
 
     override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
-        // Connected to an `MessageSource<Input>`, so the message is an `Input`.
-        let message = message.assumingMemoryBound(to: Input.self).pointee
-        if isConnecting.load(ordering: .acquiring), hold(message, sequence: sequence) { return }
-        receive(message, sequence: sequence)
+        // Connected to an `MessageSource<Input>`, so the message is an `Input`. Passed on by
+        // address (`pointee` borrowed, not bound to a copy): a copy is made only where kept.
+        let message = message.assumingMemoryBound(to: Input.self)
+        if isConnecting.load(ordering: .acquiring), hold(message.pointee, sequence: sequence) { return }
+        receive(message.pointee, sequence: sequence)
     }
 
     /// Keeps a message that arrived while the modifier connects; false if it is done.

@@ -87,6 +87,26 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
         context._withUnsafeGuaranteedRef { $0.end(identity) }
     }
 
+    /// Sends `message` (numbered `sequence`, or not) from a single-input modifier's work,
+    /// skipping the thread's delivery context: it remembers and delivers at once.
+    ///
+    /// Such a send can never be nested in this relay's own delivery on the same thread. A
+    /// single-input modifier works only inside its input's delivery, in a replay, or at the
+    /// top of its executor's work; a closure after it that fires the chain's source while
+    /// that source delivers is queued by the source (``send(_:sequence:)``), and one that
+    /// fires it elsewhere reaches this modifier only by a later turn of its queue. By
+    /// induction up the chain, the relay is never entered twice on one thread. Sources,
+    /// two-source and paced modifiers (fed by a second source or a timer) use the guarded
+    /// ``send(_:sequence:)``.
+    final func sendFromInput(_ message: Message, sequence: UInt64?) {
+        let receivers = state.withLock { state -> [Receiver]? in
+            remember(message, sequence: sequence, in: &state)
+            return state.receivers.isEmpty ? nil : state.receivers
+        }
+        guard let receivers else { return }
+        deliver(message, sequence: sequence, to: receivers)
+    }
+
     /// Queues a send made while this relay delivers on the same thread; it is remembered
     /// and delivered when the delivery under way has reached every receiver. Not inlined:
     /// the closure captures a generic message, whose metadata would otherwise be looked up
