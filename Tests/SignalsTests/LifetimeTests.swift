@@ -131,15 +131,8 @@ struct LifetimeTests {
     func freedWhileDelivering() async {
         let counter = TokenCounter()
         let signal = Signal<Int>()
-        let stop = Atomic(false)
         let delivered = Atomic(0)
-        let firing = Task.detached {
-            var index = 0
-            while !stop.load(ordering: .acquiring) {
-                index += 1
-                signal.fire(with: index)
-            }
-        }
+        let firing = LoopingThread { signal.fire(with: $0) }
         await Task.detached {
             for _ in 0..<2_000 {
                 // Made and freed at once: the firing thread may be delivering to it meanwhile.
@@ -149,8 +142,7 @@ struct LifetimeTests {
                 _ = chain
             }
         }.value
-        stop.store(true, ordering: .releasing)
-        await firing.value
+        firing.stop()
         #expect(signal.fired.connectedCount == 0)
         // A chain that connected while the other thread fired may have handed what waited to
         // a global queue (see `ModifierCore.attach()`); it is freed when that work ends.
