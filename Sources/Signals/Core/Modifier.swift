@@ -70,6 +70,9 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     private var held: HeldMessagesBase?
     let executor: Executor
     private let runsInline: Bool
+    /// Whether the modifier runs on the thread that sends to it (no queue): see
+    /// ``sendResult(_:sequence:)``.
+    private let runsOnSendingThread: Bool
     private let isDetached = Atomic(false)
     /// Set from just before connecting until the replay and what arrived meanwhile were
     /// received: messages arriving then wait in `held`.
@@ -84,6 +87,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         self.upstream = source.relay
         self.executor = executor
         runsInline = executor.queue == nil || executor === source.relay.emittingExecutor
+        runsOnSendingThread = executor.queue == nil
         super.init(last: last, emittingExecutor: executor)
     }
 
@@ -177,6 +181,21 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     private func accept(_ sequence: UInt64?) -> Bool {
         guard let sequence else { return true }
         return lastSequence.advance(to: sequence)
+    }
+
+    /// Sends a result of a one-input modifier's work (map, filter, compactMap, scan, then,
+    /// discard, distinct). On the sending thread (a `noDispatch()` chain) the modifier works
+    /// only inside its input's delivery, so it sends without the thread's delivery record
+    /// (``Relay/sendFromInput(_:sequence:)``). On a queue it sends guarded: a queue's work can
+    /// run nested in a closure that spins a run loop, and a nested send must then wait for
+    /// the delivery under way, as any other does.
+    @inline(__always)
+    final func sendResult(_ output: Output, sequence: UInt64?) {
+        if runsOnSendingThread {
+            sendFromInput(output, sequence: sequence)
+        } else {
+            send(output, sequence: sequence)
+        }
     }
 
     /// Does the modifier's work on `message`, numbered `sequence` (or not), on its executor.

@@ -87,17 +87,18 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
         context._withUnsafeGuaranteedRef { $0.end(identity) }
     }
 
-    /// Sends `message` (numbered `sequence`, or not) from a single-input modifier's work,
-    /// skipping the thread's delivery context: it remembers and delivers at once.
+    /// Sends `message` (numbered `sequence`, or not) from the work of a one-input modifier
+    /// that runs on the sending thread, skipping the thread's delivery context: it remembers
+    /// and delivers at once.
     ///
-    /// Such a send can never be nested in this relay's own delivery on the same thread. A
-    /// single-input modifier works only inside its input's delivery, in a replay, or at the
-    /// top of its executor's work; a closure after it that fires the chain's source while
-    /// that source delivers is queued by the source (``send(_:sequence:)``), and one that
-    /// fires it elsewhere reaches this modifier only by a later turn of its queue. By
-    /// induction up the chain, the relay is never entered twice on one thread. Sources,
-    /// two-source and paced modifiers (fed by a second source or a timer) use the guarded
-    /// ``send(_:sequence:)``.
+    /// Such a send can never be nested in this relay's own delivery on the same thread. The
+    /// modifier works only inside its input's delivery (or in its own replay, before anything
+    /// is connected to it, or in a drain of what waited while it connected, at the top of a
+    /// thread); a closure after it that fires the chain's source while that source delivers
+    /// is queued by the source (``send(_:sequence:)``). By induction up the chain, the relay
+    /// is never entered twice on one thread. Sources, two-source and paced modifiers (fed by
+    /// a second source or a timer) and modifiers on a queue (whose work a spun run loop can
+    /// nest) use the guarded ``send(_:sequence:)``.
     final func sendFromInput(_ message: Message, sequence: UInt64?) {
         let receivers = state.withLock { state -> [Receiver]? in
             remember(message, sequence: sequence, in: &state)

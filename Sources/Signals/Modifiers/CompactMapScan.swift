@@ -44,7 +44,7 @@ final class CompactMapCore<Input: Sendable, Output: Sendable>: ModifierCore<Inpu
     }
 
     override func process(_ message: Input, sequence: UInt64?) {
-        if let output = transform(message) { sendFromInput(output, sequence: sequence) }
+        if let output = transform(message) { sendResult(output, sequence: sequence) }
     }
 }
 
@@ -73,6 +73,6 @@ final class ScanCore<Input: Sendable, Result: Sendable>: ModifierCore<Input, Res
             result.count += 1
             return result
         }
-        sendFromInput(output, sequence: count)
+        sendResult(output, sequence: count)
     }
 }

@@ -37,7 +37,7 @@ final class DiscardCore<Message: Sendable>: ModifierCore<Message, Message>, @unc
             remaining -= 1
             return true
         }
-        if !discard { sendFromInput(message, sequence: sequence) }
+        if !discard { sendResult(message, sequence: sequence) }
     }
 }
 
@@ -54,6 +54,6 @@ final class DistinctCore<Message: Sendable & Equatable>: ModifierCore<Message, M
             defer { previous = message }
             return previous == message
         }
-        if !isRepeat { sendFromInput(message, sequence: sequence) }
+        if !isRepeat { sendResult(message, sequence: sequence) }
     }
 }

@@ -34,7 +34,7 @@ final class FilterCore<Message: Sendable>: ModifierCore<Message, Message>, @unch
     }
 
     override func process(_ message: Message, sequence: UInt64?) {
-        if isIncluded(message) { sendFromInput(message, sequence: sequence) }
+        if isIncluded(message) { sendResult(message, sequence: sequence) }
     }
 }
 
@@ -52,6 +52,6 @@ final class MapCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Outp
     }
 
     override func process(_ message: Input, sequence: UInt64?) {
-        sendFromInput(transform(message), sequence: sequence)
+        sendResult(transform(message), sequence: sequence)
     }
 }

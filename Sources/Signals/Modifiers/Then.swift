@@ -79,7 +79,7 @@ final class ThenCore<Message: Sendable>: ModifierCore<Message, Message>, @unchec
 
     override func process(_ message: Message, sequence: UInt64?) {
         action(message)
-        sendFromInput(message, sequence: sequence)
+        sendResult(message, sequence: sequence)
     }
 }
 
