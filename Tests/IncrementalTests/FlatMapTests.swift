@@ -183,4 +183,26 @@ struct FlatMapTests {
         #expect(weakInput == nil)
         #expect(weakDerived == nil)
     }
+
+    @Test("a flatMap read unobserved across a switch, then observed, still sees later writes below its left-hand side")
+    func observedAfterUnobservedSwitch() {
+        let graph = Graph()
+        let a = graph.input(0)
+        let b = graph.input(10)
+        let lhs = a.map { $0 }
+        let bound = lhs.flatMap { shift in b.map { $0 + shift } }
+        #expect(bound.value == 10)
+        a.write(1)
+        // The left-hand side changed: the flatMap picks again and invalidates the node its
+        // last run made, which counts as a change of the graph while it computes.
+        #expect(bound.value == 11)
+        var seen: [Int] = []
+        let connection = bound.observe { seen.append($0) }
+        a.write(2)
+        #expect(seen == [11, 12])
+        #expect(bound.value == 12)
+        b.write(20)
+        #expect(seen == [11, 12, 22])
+        connection.disconnect()
+    }
 }

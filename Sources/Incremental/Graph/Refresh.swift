@@ -223,7 +223,7 @@ extension Graph {
 
     /// Called when `root` became necessary: links it, and the nodes it reads that become
     /// necessary in turn, to their inputs. A node not known to be current is marked pending,
-    /// so the next refresh checks it.
+    /// so the next refresh checks it, and so are the necessary nodes that read it.
     func activate(_ root: IncrementalNode) {
         flushDeferredPush()
         structureVersion &+= 1
@@ -233,6 +233,12 @@ extension Graph {
             demandStack.removeLast()._withUnsafeGuaranteedRef { node in
                 if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
                     node.flags |= Flags.pending
+                    // Its readers were linked first, and may have been judged current: one
+                    // checked in this epoch can have an input last checked in an earlier one
+                    // (a flatMap that invalidated its last run's nodes, which counts as a
+                    // change, while it computed). A write that finds a node pending stops
+                    // there, so a reader of a pending node must be pending too.
+                    markReadersPending(of: node)
                 }
                 let reader = Unmanaged.passUnretained(node)
                 for index in 0..<node.edges.count {
@@ -242,6 +248,22 @@ extension Graph {
                         input.subs.append(Sub(ref: reader, edge: index))
                         if !wasNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
                     }
+                }
+            }
+        }
+    }
+
+    /// Marks the necessary nodes that read `node`, directly or not, pending (and queues the
+    /// observed ones), stopping at those already pending.
+    private func markReadersPending(of node: IncrementalNode) {
+        var stack = [Unmanaged.passUnretained(node)]
+        while let next = stack.popLast() {
+            next._withUnsafeGuaranteedRef { node in
+                for index in 0..<node.subs.count {
+                    let reader = node.subs[index].ref
+                    if reader._withUnsafeGuaranteedRef({ $0.flags & Flags.pending != 0 }) { continue }
+                    markPending(reader, recordingOrder: false)
+                    stack.append(reader)
                 }
             }
         }
