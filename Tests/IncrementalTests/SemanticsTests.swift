@@ -207,4 +207,27 @@ struct SemanticsTests {
         #expect(dot.split(separator: "->", omittingEmptySubsequences: false).count - 1 == 4)
         _ = connection
     }
+
+    @Test(
+        "an observer that runs after an earlier observer's write in the same round gets the current value, even the one it last received"
+    )
+    func observerAfterUndoingWrite() {
+        let graph = Graph()
+        let a = graph.input(0)
+        var first: [Int] = []
+        var second: [Int] = []
+        let undo = a.observe { value in
+            first.append(value)
+            if value == 1 { a.write(0) }
+        }
+        let later = a.observe { second.append($0) }
+        a.write(1)
+        // The first observer saw 1 and wrote 0 back before the second ran: the second is told
+        // its value changed in this round, with the current value, which it had already.
+        #expect(first == [0, 1, 0])
+        #expect(second == [0, 0])
+        #expect(a.value == 0)
+        undo.disconnect()
+        later.disconnect()
+    }
 }
