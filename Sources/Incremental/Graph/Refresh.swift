@@ -255,15 +255,19 @@ extension Graph {
 
     /// Marks the necessary nodes that read `node`, directly or not, pending (and queues the
     /// observed ones), stopping at those already pending.
+    @inline(__always)
     private func markReadersPending(of node: IncrementalNode) {
-        var stack = [Unmanaged.passUnretained(node)]
-        while let next = stack.popLast() {
-            next._withUnsafeGuaranteedRef { node in
+        // Usually it has none: the reader that made it necessary is marked already.
+        guard !node.subs.isEmpty else { return }
+        let base = pushStack.count
+        pushStack.append(Unmanaged.passUnretained(node))
+        while pushStack.count > base {
+            pushStack.removeLast()._withUnsafeGuaranteedRef { node in
                 for index in 0..<node.subs.count {
                     let reader = node.subs[index].ref
                     if reader._withUnsafeGuaranteedRef({ $0.flags & Flags.pending != 0 }) { continue }
                     markPending(reader, recordingOrder: false)
-                    stack.append(reader)
+                    pushStack.append(reader)
                 }
             }
         }
