@@ -120,6 +120,20 @@ struct ObservableTests {
         _ = (a, b)
     }
 
+    @Test("a write that reaches a variable through another variable's observer, while it delivers, is queued too")
+    func reentrantWriteThroughAnotherVariable() {
+        let counter = Variable(0)
+        let other = Variable(0)
+        var seen: [Int] = []
+        let a = other.futureValues.subscribe { if $0 == 1 { counter.value = 2 } }
+        let b = counter.futureValues.subscribe { if $0 == 1 { other.value = 1 } }
+        let c = counter.futureValues.subscribe { seen.append($0) }
+        counter.value = 1
+        #expect(seen == [1, 2])
+        #expect(counter.value == 2)
+        _ = (a, b, c)
+    }
+
     @Test("map reads through; a two-way map writes back through its inverse")
     func mapAndTwoWayMap() {
         let celsius = Variable(20.0)
