@@ -230,4 +230,31 @@ struct SemanticsTests {
         undo.disconnect()
         later.disconnect()
     }
+
+    @Test(
+        "a graph is freed after an observer wrote an input nothing reads, alone or in a batch that restored it",
+        arguments: [false, true])
+    func freedAfterObserverWroteUnreadInput(restores: Bool) {
+        weak var weakGraph: Graph?
+        weak var weakInput: Input<Int>?
+        do {
+            let graph = Graph()
+            weakGraph = graph
+            let trigger = graph.input(0)
+            let unread = graph.input(0)
+            weakInput = unread
+            let connection = trigger.observe { value in
+                guard value == 1 else { return }
+                graph.batch {
+                    unread.write(5)
+                    if restores { unread.write(0) }
+                }
+            }
+            trigger.write(1)
+            #expect(unread.value == (restores ? 0 : 5))
+            connection.disconnect()
+        }
+        #expect(weakInput == nil)
+        #expect(weakGraph == nil)
+    }
 }

@@ -301,6 +301,10 @@ public final class Graph {
             if !queue.isEmpty || deferredPush != nil { propagateRound() }
             applyDeferredWrites()
         }
+        // An observer's write to an input that nothing reads queues no round, so no round
+        // forgets its base: forget it now. The graph holds such an input until then, and the
+        // input holds the graph.
+        forgetBases()
     }
 
     /// One propagation: bring the queued nodes up to date, then notify.
@@ -353,6 +357,11 @@ public final class Graph {
     /// their readers saw.
     private func endWindow() {
         changeWindow += 1
+        forgetBases()
+    }
+
+    /// Inputs forget the value their readers saw, and the graph lets go of them.
+    private func forgetBases() {
         guard !inputsWithBase.isEmpty else { return }
         for input in inputsWithBase { input._withUnsafeGuaranteedRef { $0.forgetBase() } }
         for input in inputsWithBase { input.release() }
