@@ -205,4 +205,36 @@ struct FlatMapTests {
         #expect(seen == [11, 12, 22])
         connection.disconnect()
     }
+
+    @Test("an observed node that a read of its flatMap invalidates tells its observer at once, and nothing leaks")
+    func invalidatedByRead() {
+        weak var weakGraph: Graph?
+        do {
+            let graph = Graph()
+            weakGraph = graph
+            let selector = graph.input(0)
+            var made: [I<Int>] = []
+            let bound = selector.flatMap { value in
+                let node = graph.input(value).map { $0 * 10 }
+                made.append(node)
+                return node
+            }
+            #expect(bound.value == 0)
+            var results: [String] = []
+            let connection = made[0].observeResult { result in
+                switch result {
+                case .success(let value): results.append("\(value)")
+                case .failure(let error): results.append(error is InvalidatedNode ? "invalidated" : "error")
+                }
+            }
+            selector.write(1)
+            // The flatMap is not observed: only this read makes it pick again, which
+            // invalidates the node its last run made.
+            #expect(bound.value == 10)
+            #expect(results == ["0", "invalidated"])
+            connection.disconnect()
+            made.removeAll()
+        }
+        #expect(weakGraph == nil)
+    }
 }

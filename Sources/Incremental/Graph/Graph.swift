@@ -381,12 +381,19 @@ public final class Graph {
         propagate()
     }
 
-    /// Brings `node` up to date now, then applies what closures wrote meanwhile if nothing
-    /// else will.
-    func read(_ node: IncrementalNode) {
+    /// Brings `node` up to date now, then, if nothing else will, applies what closures wrote
+    /// meanwhile and tells the observers of what the read changed: a `flatMap` that picked
+    /// again invalidated the nodes its last run made, and theirs are told at once (waiting
+    /// for the next propagation also kept those nodes, and so the graph, held meanwhile).
+    ///
+    /// `propagating` false leaves that to the caller: ``I/observe(_:)`` propagates after its
+    /// first delivery, so that the new observer is not told the same value twice.
+    func read(_ node: IncrementalNode, propagating: Bool = true) {
         flushDeferredPush()
         if !node.isCurrent { refresh(node) }
-        if !deferredWrites.isEmpty, recomputeDepth == 0, frames.isEmpty, !isPropagating {
+        if propagating, !deferredWrites.isEmpty || !queue.isEmpty || deferredPush != nil, recomputeDepth == 0,
+            frames.isEmpty, !isPropagating
+        {
             applyDeferredWrites()
             propagate()
         }

@@ -247,7 +247,7 @@ public class I<Value>: IncrementalNode {
         }
         lastObserver = observer
         graph.addObserver(to: self)
-        graph.read(self)
+        graph.read(self, propagating: false)
         // Writes the observer makes now are propagated after it returns, as they are when it
         // runs in a propagation: observers never nest.
         graph.deliveringOutsidePropagation {
