@@ -1,5 +1,21 @@
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The thread that connects a receiver, to tell its own sends from other threads'.
+struct ConnectingThread {
+    private let thread = pthread_self()
+
+    /// Whether the calling thread is the connecting one.
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+}
+
 /// One look, under a receiver's lock, at the messages that waited while it connected.
 enum HeldTake<Batch> {
     /// Nothing waited: connecting is over (the receiver ended it under the same lock).
@@ -18,8 +34,8 @@ protocol HoldsWhileConnecting: AnyObject, Sendable {
     associatedtype HeldBatch
 
     /// Under the receiver's lock: ends connecting and returns `.finished` if nothing waits,
-    /// returns `.handOff` if something does but `mayTake` is false, and otherwise takes out
-    /// what waits.
+    /// returns `.handOff` if something does, `mayTake` is false and another thread sent some
+    /// of it, and otherwise takes out what waits.
     func takeHeld(mayTake: Bool) -> HeldTake<HeldBatch>
 
     /// Receives messages taken out by ``takeHeld(mayTake:)``, in order.
@@ -28,9 +44,10 @@ protocol HoldsWhileConnecting: AnyObject, Sendable {
 
 extension HoldsWhileConnecting {
     /// Receives what waited while connecting (the replay first): on `queue` if one is given,
-    /// until nothing is left; otherwise here, one round, and if more arrived meanwhile (other
-    /// threads keep sending), the rest on a global queue, in order, so that connecting ends
-    /// even while messages come faster than the receiver's work takes.
+    /// until nothing is left; otherwise here, until nothing is left while only this thread
+    /// sent (its own work, bounded by it), and after one round, if other threads sent
+    /// meanwhile, the rest on a global queue, in order, so that connecting ends even while
+    /// they send faster than the receiver's work takes.
     func receiveHeld(on queue: Executor?) {
         if let queue {
             queue.run { self.receiveHeld(rounds: .max) }

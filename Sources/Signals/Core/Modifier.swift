@@ -68,6 +68,8 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     private var upstream: Receiver?
     /// The messages that arrived while the core connected; made on first use (rarely).
     private var held: HeldMessagesBase?
+    /// The thread connecting the core, while it connects.
+    private var connectingThread: ConnectingThread?
     let executor: Executor
     private let runsInline: Bool
     /// Whether the modifier runs on the thread that sends to it (no queue): see
@@ -98,10 +100,15 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// A modifier that runs inline on a queue (its input arrives on the queue it runs on)
     /// and connects from elsewhere receives the replay, and what waited, on that queue: its
     /// work never runs on the connecting thread. An inline modifier receives what waited on
-    /// the connecting thread, one round, and the rest on a global queue
-    /// (``HoldsWhileConnecting/receiveHeld(on:)``).
+    /// the connecting thread: all of it while only that thread sent, otherwise one round,
+    /// and the rest on a global queue (``HoldsWhileConnecting/receiveHeld(on:)``).
     func attach() {
-        guard let upstream = state.withLock({ _ in self.upstream }) else { return }
+        guard
+            let upstream = state.withLock({ _ -> Receiver? in
+                connectingThread = ConnectingThread()
+                return self.upstream
+            })
+        else { return }
         isConnecting.store(true, ordering: .releasing)
         // The upstream is a `Relay<Input>`: it was one when stored.
         unsafeDowncast(upstream, to: Relay<Input>.self).connect(self)
@@ -118,9 +125,10 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         state.withLock { _ in
             guard let held else {
                 isConnecting.store(false, ordering: .releasing)
+                connectingThread = nil
                 return .finished
             }
-            guard mayTake else { return .handOff }
+            guard mayTake || !held.isFromOtherThreads else { return .handOff }
             self.held = nil
             return .taken(held)
         }
@@ -155,6 +163,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         state.withLock { _ in
             guard isConnecting.load(ordering: .relaxed) else { return false }
             if held == nil { held = HeldMessages<Input>() }
+            if connectingThread?.isCurrent == false { held!.isFromOtherThreads = true }
             unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.append((message, sequence))
             return true
         }
@@ -238,7 +247,10 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
 
 /// Messages held while a receiver connects. The non-generic base is what the lock's
 /// closures return, so that they look up no generic metadata.
-class HeldMessagesBase {}
+class HeldMessagesBase {
+    /// Whether a thread other than the connecting one sent some of them.
+    var isFromOtherThreads = false
+}
 
 /// Messages of type `Input` held while a receiver connects, with their numbers, in order.
 final class HeldMessages<Input>: HeldMessagesBase {

@@ -50,7 +50,11 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
     private let inlineQueue: Executor?
     private let isConnecting = Atomic(false)
     private let lastSequence = Atomic<UInt64>(0)
-    private let held = LockedState<[(message: Message, sequence: UInt64?)]>([])
+    /// What arrived while connecting, whether another thread than the connecting one sent
+    /// some of it, and the connecting thread.
+    private let held = LockedState<
+        (messages: [(message: Message, sequence: UInt64?)], isFromOtherThreads: Bool, connecting: ConnectingThread?)
+    >(([], false, nil))
 
     init(inlineQueue: Executor?, forward: @escaping @Sendable (Message) -> Void) {
         self.inlineQueue = inlineQueue
@@ -73,7 +77,7 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
         let message = message.assumingMemoryBound(to: Message.self).pointee
         guard replaysOnQueue else { return receive(message, sequence: sequence) }
         // Waits for the queue, ahead of whatever arrived since the relay connected this input.
-        held.withLock { $0.insert((message, sequence), at: 0) }
+        held.withLock { $0.messages.insert((message, sequence), at: 0) }
     }
 
     /// Forwards `message` unless it is numbered and older than one forwarded before (as a
@@ -87,7 +91,8 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
     private func hold(_ message: Message, sequence: UInt64?) -> Bool {
         held.withLock { held in
             guard isConnecting.load(ordering: .relaxed) else { return false }
-            held.append((message, sequence))
+            if held.connecting?.isCurrent == false { held.isFromOtherThreads = true }
+            held.messages.append((message, sequence))
             return true
         }
     }
@@ -95,6 +100,7 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
     /// Connects to `source` and forwards the replayed last message before any message sent
     /// after it, as a modifier's core does when it attaches.
     func connect(to source: Relay<Message>) {
+        held.withLock { $0.connecting = ConnectingThread() }
         isConnecting.store(true, ordering: .releasing)
         source.connect(self)
         receiveHeld(on: replaysOnQueue ? inlineQueue : nil)
@@ -102,13 +108,18 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
 
     func takeHeld(mayTake: Bool) -> HeldTake<[(message: Message, sequence: UInt64?)]> {
         held.withLock { held in
-            if held.isEmpty {
+            if held.messages.isEmpty {
                 isConnecting.store(false, ordering: .releasing)
+                held.connecting = nil
+                held.isFromOtherThreads = false
                 return .finished
             }
-            guard mayTake else { return .handOff }
-            defer { held = [] }
-            return .taken(held)
+            guard mayTake || !held.isFromOtherThreads else { return .handOff }
+            defer {
+                held.messages = []
+                held.isFromOtherThreads = false
+            }
+            return .taken(held.messages)
         }
     }
 
