@@ -304,7 +304,7 @@ public final class Graph {
         // An observer's write to an input that nothing reads queues no round, so no round
         // forgets its base: forget it now. The graph holds such an input until then, and the
         // input holds the graph.
-        forgetBases()
+        if !inputsWithBase.isEmpty { forgetBases() }
     }
 
     /// One propagation: bring the queued nodes up to date, then notify.
