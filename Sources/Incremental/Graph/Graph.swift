@@ -225,7 +225,7 @@ public final class Graph {
 
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
     /// the observed ones: in the order of `plan`, the input's current plan, if it has one.
-    private func push(from start: IncrementalNode, plan: PushPlan?) {
+    func push(from start: IncrementalNode, plan: PushPlan?) {
         if let plan {
             for reader in plan.order { markPending(reader, recordingOrder: true) }
             return

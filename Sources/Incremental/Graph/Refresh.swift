@@ -237,8 +237,9 @@ extension Graph {
                     // checked in this epoch can have an input last checked in an earlier one
                     // (a flatMap that invalidated its last run's nodes, which counts as a
                     // change, while it computed). A write that finds a node pending stops
-                    // there, so a reader of a pending node must be pending too.
-                    markReadersPending(of: node)
+                    // there, so a reader of a pending node must be pending too: marked as a
+                    // write to this node would mark them.
+                    push(from: node, plan: nil)
                 }
                 let reader = Unmanaged.passUnretained(node)
                 for index in 0..<node.edges.count {
@@ -248,26 +249,6 @@ extension Graph {
                         input.subs.append(Sub(ref: reader, edge: index))
                         if !wasNecessary { demandStack.append(Unmanaged.passUnretained(input)) }
                     }
-                }
-            }
-        }
-    }
-
-    /// Marks the necessary nodes that read `node`, directly or not, pending (and queues the
-    /// observed ones), stopping at those already pending.
-    @inline(__always)
-    private func markReadersPending(of node: IncrementalNode) {
-        // Usually it has none: the reader that made it necessary is marked already.
-        guard !node.subs.isEmpty else { return }
-        let base = pushStack.count
-        pushStack.append(Unmanaged.passUnretained(node))
-        while pushStack.count > base {
-            pushStack.removeLast()._withUnsafeGuaranteedRef { node in
-                for index in 0..<node.subs.count {
-                    let reader = node.subs[index].ref
-                    if reader._withUnsafeGuaranteedRef({ $0.flags & Flags.pending != 0 }) { continue }
-                    markPending(reader, recordingOrder: false)
-                    pushStack.append(reader)
                 }
             }
         }

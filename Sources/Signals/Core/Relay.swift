@@ -77,11 +77,7 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
         }
         // A relay with no receivers remembers the message and is done: there is no delivery
         // for a send to nest in.
-        let receivers = state.withLock { state -> [Receiver]? in
-            remember(message, sequence: sequence, in: &state)
-            return state.receivers.isEmpty ? nil : state.receivers
-        }
-        guard let receivers else { return }
+        guard let receivers = rememberAndTakeReceivers(message, sequence: sequence) else { return }
         context._withUnsafeGuaranteedRef { $0.begin(identity) }
         deliver(message, sequence: sequence, to: receivers)
         context._withUnsafeGuaranteedRef { $0.end(identity) }
@@ -100,12 +96,18 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     /// a second source or a timer) and modifiers on a queue (whose work a spun run loop can
     /// nest) use the guarded ``send(_:sequence:)``.
     final func sendFromInput(_ message: Message, sequence: UInt64?) {
-        let receivers = state.withLock { state -> [Receiver]? in
+        guard let receivers = rememberAndTakeReceivers(message, sequence: sequence) else { return }
+        deliver(message, sequence: sequence, to: receivers)
+    }
+
+    /// Under the lock: remembers `message` and takes the receivers, or `nil` if there are
+    /// none (a relay without receivers just remembers: there is no delivery to nest in).
+    @inline(__always)
+    private func rememberAndTakeReceivers(_ message: Message, sequence: UInt64?) -> [Receiver]? {
+        state.withLock { state -> [Receiver]? in
             remember(message, sequence: sequence, in: &state)
             return state.receivers.isEmpty ? nil : state.receivers
         }
-        guard let receivers else { return }
-        deliver(message, sequence: sequence, to: receivers)
     }
 
     /// Queues a send made while this relay delivers on the same thread; it is remembered
