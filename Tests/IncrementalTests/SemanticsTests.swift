@@ -257,4 +257,47 @@ struct SemanticsTests {
         #expect(weakInput == nil)
         #expect(weakGraph == nil)
     }
+
+    @Test(
+        "a queued node whose last observer goes, and that nothing else holds, is not told and is freed after the propagation",
+        arguments: [false, true])
+    func queuedNodeLosesItsLastObserver(inBatch: Bool) {
+        let graph = Graph()
+        let source = graph.input(0)
+        var firstSeen: [Int] = []
+        var dropped: Connection?
+        weak var weakDropped: I<Int>?
+        var droppedSeen: [Int] = []
+        // Connected first, so it runs first in each round: it lets go of the other node's only
+        // observer (and so of the node) while that node waits in the round's queue.
+        let first = source.map { $0 + 1 }.observe { value in
+            firstSeen.append(value)
+            if value == 2 { dropped = nil }
+        }
+        do {
+            let node = source.map { $0 * 10 }
+            weakDropped = node
+            dropped = node.observe { droppedSeen.append($0) }
+        }
+        #expect(weakDropped != nil)
+        if inBatch {
+            // The node is queued by the write, then loses its observer before the batch ends.
+            graph.batch {
+                source.write(3)
+                dropped = nil
+            }
+            #expect(firstSeen == [1, 4])
+            #expect(droppedSeen == [0])
+        } else {
+            source.write(1)
+            #expect(firstSeen == [1, 2])
+            #expect(droppedSeen == [0])
+        }
+        #expect(dropped == nil)
+        #expect(weakDropped == nil)
+        source.write(7)
+        #expect(firstSeen.last == 8)
+        #expect(droppedSeen == [0])
+        first.disconnect()
+    }
 }

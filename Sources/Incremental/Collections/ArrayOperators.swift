@@ -161,7 +161,7 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
         self.input = input
         self.apply = apply
         self.rebuild = rebuild
-        super.init(graph: input.graph, cutoff: .alwaysPropagate)
+        super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: .alwaysPropagate)
         appendEdge(to: input)
     }
 
@@ -221,7 +221,7 @@ final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
         self.input = input
         self.apply = apply
         self.rebuild = rebuild
-        super.init(graph: input.graph)
+        super.init(graph: Unmanaged.passUnretained(input.graph))
         appendEdge(to: input)
     }
 

@@ -96,7 +96,7 @@ public final class ArrayInput<Element>: I<IncrementalArray<Element>> {
     private var openWindow = -1
 
     init(graph: Graph, elements: [Element]) {
-        super.init(graph: graph, flags: Flags.source, cutoff: .alwaysPropagate)
+        super.init(graph: Unmanaged.passUnretained(graph), flags: Flags.source, cutoff: .alwaysPropagate)
         current = IncrementalArray(elements)
         checkedAt = 0
     }

@@ -71,7 +71,7 @@ public final class DictionaryInput<Key: Hashable, Value>: I<IncrementalDictionar
     private var openWindow = -1
 
     init(graph: Graph, entries: [Key: Value]) {
-        super.init(graph: graph, flags: Flags.source, cutoff: .alwaysPropagate)
+        super.init(graph: Unmanaged.passUnretained(graph), flags: Flags.source, cutoff: .alwaysPropagate)
         current = IncrementalDictionary(entries)
         checkedAt = 0
     }

@@ -50,11 +50,14 @@ public final class Graph {
     /// How many `recompute` calls are running: writes made then are deferred.
     @exclusivity(unchecked) var recomputeDepth = 0
     /// Observed nodes that a change reached, in the order reached, to bring up to date and
-    /// notify.
-    /// Each is retained by hand while queued.
+    /// notify. Not retained: a node is queued only while observed, so its observers hold it;
+    /// one that loses its last observer while listed is held in `keptAlive` instead.
     @exclusivity(unchecked) private var queue = RawList<Unmanaged<IncrementalNode>>()
-    /// The queue of the round under way (its nodes retained, as in `queue`).
+    /// The queue of the round under way (not retained, as `queue`).
     @exclusivity(unchecked) private var roundQueue = RawList<Unmanaged<IncrementalNode>>()
+    /// Nodes that lost their last observer while the queues listed nodes: retained by hand
+    /// until the propagation ends, so that no list refers to a freed node.
+    @exclusivity(unchecked) private var keptAlive = RawList<Unmanaged<IncrementalNode>>()
     /// Writes made by `map` or `flatMap` closures, applied after the computation.
     @exclusivity(unchecked) private var deferredWrites: [() -> Void] = []
     /// Inputs holding the value their readers last saw, to forget at the end of a propagation.
@@ -111,6 +114,7 @@ public final class Graph {
         graveyard.deallocate()
         queue.deallocate()
         roundQueue.deallocate()
+        keptAlive.deallocate()
         pushOrder.deallocate()
         roundOrder.deallocate()
         demandStack.deallocate()
@@ -271,7 +275,7 @@ public final class Graph {
     func enqueue(_ node: IncrementalNode) {
         guard node.flags & Flags.queued == 0 else { return }
         node.flags |= Flags.queued
-        queue.append(Unmanaged.passUnretained(node).retain())
+        queue.append(Unmanaged.passUnretained(node))
     }
 
     // MARK: Propagation
@@ -287,6 +291,7 @@ public final class Graph {
             pushOrder.removeAll()
             hintsAreStale = false
             pushReachedDynamic = false
+            releaseKeptAlive()
             return
         }
         isPropagating = true
@@ -305,6 +310,25 @@ public final class Graph {
         // forgets its base: forget it now. The graph holds such an input until then, and the
         // input holds the graph.
         if !inputsWithBase.isEmpty { forgetBases() }
+        releaseKeptAlive()
+    }
+
+    /// Lets go of the nodes held while the queues listed them (see `keptAlive`); the queues
+    /// are empty now.
+    @inline(__always)
+    private func releaseKeptAlive() {
+        guard !keptAlive.isEmpty else { return }
+        var nodes = RawList<Unmanaged<IncrementalNode>>()
+        swap(&nodes, &keptAlive)
+        for node in nodes { graveyard.append(node) }
+        nodes.deallocate()
+        drainGraveyard()
+    }
+
+    /// Called when `node` lost its last observer: holds it if a queue may list it.
+    func keepAliveIfListed(_ node: IncrementalNode) {
+        guard !queue.isEmpty || !roundQueue.isEmpty else { return }
+        keptAlive.append(Unmanaged.passRetained(node))
     }
 
     /// One propagation: bring the queued nodes up to date, then notify.
@@ -343,7 +367,6 @@ public final class Graph {
                 node.notifyObservers()
             }
         }
-        for node in roundQueue { node.release() }
         roundQueue.removeAll()
         // A round that recomputed nothing and told nobody (the writes were undone, or a
         // cutoff stopped them at once) did no work, and is not counted.
@@ -404,7 +427,7 @@ public final class Graph {
     /// Releases the nodes of `edges` (retained by hand when the edges were made) without
     /// recursing: a node freed now hands its own edges back here instead of releasing them.
     func releaseLater(_ edges: RawList<Edge>) {
-        for edge in edges { graveyard.append(Unmanaged.passUnretained(edge.node)) }
+        for edge in edges { graveyard.append(edge.ref) }
         drainGraveyard()
     }
 

@@ -57,20 +57,27 @@ public class IncrementalNode {
     /// value unless the value needs more alignment than `malloc` gives (see ``NodeBlock``).
     final let block: UnsafeMutableRawPointer
 
-    init(graph: Graph, flags: UInt32, block: NodeBlock) {
-        self.graph = graph
+    /// `graph` unmanaged: the only reference counted is the node's own (a node's creation
+    /// is on the hot path of building a graph).
+    init(graph: Unmanaged<Graph>, flags: UInt32, block: NodeBlock) {
+        self.graph = graph.takeUnretainedValue()
         self.flags = flags
         self.block = block.memory
         self.valueAddress = block.value
         edges = RawList(borrowing: block.memory + block.edgesOffset, capacity: block.edgeCapacity)
         subs = RawList(borrowing: block.memory + block.subsOffset, capacity: NodeBlock.subCapacity)
-        graph.nodeCount += 1
-        if let scope = graph.currentScope { scope.adopt(self) }
+        graph._withUnsafeGuaranteedRef { graph in
+            graph.nodeCount += 1
+            if let scope = graph.currentScope { scope.adopt(self) }
+        }
     }
 
     deinit {
-        graph.nodeCount -= 1
-        if !edges.isEmpty { graph.releaseLater(edges) }
+        // Through an unmanaged reference: the node holds the graph until its deinit ends.
+        Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
+            graph.nodeCount -= 1
+            if !edges.isEmpty { graph.releaseLater(edges) }
+        }
         edges.deallocate()
         subs.deallocate()
         free(block)
@@ -117,8 +124,9 @@ public class IncrementalNode {
     // MARK: Edges
 
     /// Adds an edge to `node`, as the `index`-th input read.
-    final func appendEdge(to node: IncrementalNode) {
-        edges.append(Edge(ref: Unmanaged.passUnretained(node).retain(), seen: -1, slot: -1))
+    @inline(__always)
+    final func appendEdge(to node: borrowing IncrementalNode) {
+        edges.append(Edge(ref: Unmanaged.passRetained(copy node), seen: -1, slot: -1))
     }
 
     /// Replaces the edge at `index` with one to `node`, linking and unlinking as the node's

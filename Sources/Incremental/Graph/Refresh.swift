@@ -284,6 +284,7 @@ extension Graph {
     /// Removes an observer's demand from `node`.
     func removeObserver(from node: IncrementalNode) {
         node.observerCount -= 1
+        if node.observerCount == 0 { keepAliveIfListed(node) }
         if !node.isNecessary { deactivate(node) }
     }
 }

@@ -38,7 +38,7 @@ final class BindNode<Input, Value>: I<Value> {
     init(_ lhs: I<Input>, _ transform: @escaping (Input) throws -> I<Value>) {
         self.lhs = lhs
         self.transform = transform
-        super.init(graph: lhs.graph, flags: Flags.dynamic, edgeCapacity: 2)
+        super.init(graph: Unmanaged.passUnretained(lhs.graph), flags: Flags.dynamic, edgeCapacity: 2)
         appendEdge(to: lhs)
     }
 

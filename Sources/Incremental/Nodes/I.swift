@@ -33,7 +33,7 @@ public class I<Value>: IncrementalNode {
     // themselves, so adding one allocates nothing more and removing one is O(1).
     // Unchecked exclusivity as above.
     @exclusivity(unchecked) final var firstObserver: NodeObserver?
-    @exclusivity(unchecked) final unowned(unsafe) var lastObserver: NodeObserver?
+    @exclusivity(unchecked) final var lastObserver: Unmanaged<NodeObserver>?
     /// How many deliveries to this node's observers are under way (nested when an observer
     /// writes outside a propagation): a removed observer keeps its place in the chain until
     /// they end, so that a delivery loop can step past it.
@@ -44,7 +44,9 @@ public class I<Value>: IncrementalNode {
     ///
     /// `edgeCapacity`: how many edges the node makes when it is created (its block has room
     /// for them).
-    init(graph: Graph, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default, edgeCapacity: Int = 0) {
+    ///
+    /// `graph` unmanaged: see ``IncrementalNode``'s initializer.
+    init(graph: Unmanaged<Graph>, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default, edgeCapacity: Int = 0) {
         let block = NodeBlock(for: Value.self, edgeCapacity: edgeCapacity)
         slot = block.value.bindMemory(to: Value.self, capacity: 1)
         super.init(graph: graph, flags: flags, block: block)
@@ -56,7 +58,7 @@ public class I<Value>: IncrementalNode {
     }
 
     deinit {
-        if hasValue { slot.deinitialize(count: 1) }
+        if hasValue && !_isPOD(Value.self) { slot.deinitialize(count: 1) }
         // The block itself is freed by `IncrementalNode`, after the edges in it.
         if UnsafeMutableRawPointer(slot) != block { deallocateSlot(slot) }
     }
@@ -235,17 +237,18 @@ public class I<Value>: IncrementalNode {
     }
 
     @usableFromInline
-    final func addObserver(_ observer: NodeObserver) -> Connection {
+    final func addObserver(_ observer: consuming NodeObserver) -> Connection {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
+        // The links to the last and previous observers are unmanaged: the list holds them.
         if let last = lastObserver {
-            last.next = observer
+            last._withUnsafeGuaranteedRef { $0.next = observer }
             observer.previous = last
         } else {
             firstObserver = observer
         }
-        lastObserver = observer
+        lastObserver = Unmanaged.passUnretained(observer)
         graph.addObserver(to: self)
         graph.read(self, propagating: false)
         // Writes the observer makes now are propagated after it returns, as they are when it
@@ -260,17 +263,19 @@ public class I<Value>: IncrementalNode {
     override final func remove(_ observer: NodeObserver) {
         guard observer.isActive else { return }
         observer.isActive = false
-        var cleanups: [() -> Void] = []
-        if !observer.cleanups.isEmpty { swap(&cleanups, &observer.cleanups) }
         // Unlinked at once; it keeps its `next` while a delivery loop may stand on it.
         let previous = observer.previous
         observer.previous = nil
         let next = deliveryDepth == 0 ? observer.next.take() : observer.next
         if let next { next.previous = previous } else { lastObserver = previous }
         // Releases the list's reference to the observer; its connection still holds it.
-        if let previous { previous.next = next } else { firstObserver = next }
+        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { firstObserver = next }
         graph.removeObserver(from: self)
-        for cleanup in cleanups { cleanup() }
+        if !observer.cleanups.isEmpty {
+            let cleanups = observer.cleanups
+            observer.cleanups = []
+            for cleanup in cleanups { cleanup() }
+        }
     }
 
     override final func notifyObservers() {
@@ -281,7 +286,7 @@ public class I<Value>: IncrementalNode {
             return
         }
         guard let lastObserver else { return }
-        let last = ObjectIdentifier(lastObserver)
+        let last = ObjectIdentifier(lastObserver.takeUnretainedValue())
         deliveryDepth += 1
         // The observers present now, in order; one added meanwhile received the value when
         // it was added. A removed one is skipped, and its `next` still leads on.

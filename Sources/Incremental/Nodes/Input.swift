@@ -25,7 +25,7 @@ public class Input<Value>: I<Value> {
     package var owner: AnyObject?
 
     init(graph: Graph, value: Value) {
-        super.init(graph: graph, flags: Flags.source)
+        super.init(graph: Unmanaged.passUnretained(graph), flags: Flags.source)
         current = value
         checkedAt = 0
     }
@@ -158,7 +158,7 @@ package protocol InputOwner: AnyObject {
 /// A node that never changes.
 final class ConstantNode<Value>: I<Value> {
     init(graph: Graph, value: Value) {
-        super.init(graph: graph, flags: Flags.source)
+        super.init(graph: Unmanaged.passUnretained(graph), flags: Flags.source)
         current = value
         checkedAt = 0
     }

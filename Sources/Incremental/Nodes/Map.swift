@@ -139,9 +139,9 @@ final class MapNode<Value>: I<Value> {
     private let kernel: Kernel
 
     @usableFromInline
-    init(_ input: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
+    init(_ input: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         self.kernel = kernel
-        super.init(graph: input.graph, cutoff: equatable ? nil : .default, edgeCapacity: 1)
+        super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: equatable ? nil : .default, edgeCapacity: 1)
         appendEdge(to: input)
     }
 
@@ -162,10 +162,10 @@ final class Map2Node<Value>: I<Value> {
     private let kernel: Kernel
 
     @usableFromInline
-    init(_ a: IncrementalNode, _ b: IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
+    init(_ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
         self.kernel = kernel
-        super.init(graph: a.graph, cutoff: equatable ? nil : .default, edgeCapacity: 2)
+        super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 2)
         appendEdge(to: a)
         appendEdge(to: b)
     }
@@ -192,13 +192,14 @@ final class Map3Node<Value>: I<Value> {
 
     @usableFromInline
     init(
-        _ a: IncrementalNode, _ b: IncrementalNode, _ c: IncrementalNode, equatable: Bool,
+        _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, _ c: borrowing IncrementalNode,
+        equatable: Bool,
         kernel: @escaping Kernel
     ) {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
         self.kernel = kernel
-        super.init(graph: a.graph, cutoff: equatable ? nil : .default, edgeCapacity: 3)
+        super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 3)
         appendEdge(to: a)
         appendEdge(to: b)
         appendEdge(to: c)
@@ -245,7 +246,7 @@ final class MapNNode<Element, Value>: I<Value> {
         let graph = nodes[0].graph
         precondition(nodes.allSatisfy { $0.graph === graph }, "Incremental: mapN of values from different graphs")
         self.transform = transform
-        super.init(graph: graph, edgeCapacity: nodes.count)
+        super.init(graph: Unmanaged.passUnretained(graph), edgeCapacity: nodes.count)
         values.reserveCapacity(nodes.count)
         for node in nodes { appendEdge(to: node) }
     }

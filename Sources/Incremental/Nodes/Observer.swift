@@ -21,7 +21,7 @@ class NodeObserver: ConnectionSource {
     /// The next observer of the node, in the order added. A removed observer keeps it while
     /// a delivery loop may stand on it.
     @exclusivity(unchecked) final var next: NodeObserver?
-    @exclusivity(unchecked) final unowned(unsafe) var previous: NodeObserver?
+    @exclusivity(unchecked) final var previous: Unmanaged<NodeObserver>?
     /// The node's version this observer last received.
     @exclusivity(unchecked) final var seen = -1
     /// Cleanups registered with `Graph.onCleanup` during its last run.
@@ -29,8 +29,8 @@ class NodeObserver: ConnectionSource {
     /// False once disconnected.
     @exclusivity(unchecked) final var isActive = true
 
-    init(node: IncrementalNode) {
-        self.node = Unmanaged.passUnretained(node).retain()
+    init(node: borrowing IncrementalNode) {
+        self.node = Unmanaged.passRetained(copy node)
     }
 
     deinit {
@@ -54,7 +54,7 @@ final class ValueObserver<Value>: NodeObserver {
     private let sink: (Value) -> Void
 
     @usableFromInline
-    init(node: I<Value>, sink: @escaping (Value) -> Void) {
+    init(node: borrowing I<Value>, sink: @escaping (Value) -> Void) {
         self.sink = sink
         super.init(node: node)
     }
@@ -73,7 +73,7 @@ final class ResultObserver<Value>: NodeObserver {
     private let sink: (Result<Value, any Error>) -> Void
 
     @usableFromInline
-    init(node: I<Value>, sink: @escaping (Result<Value, any Error>) -> Void) {
+    init(node: borrowing I<Value>, sink: @escaping (Result<Value, any Error>) -> Void) {
         self.sink = sink
         super.init(node: node)
     }
