@@ -97,6 +97,8 @@ public final class Graph {
     /// Nodes whose last reference went while the graph frees others; see `releaseLater`.
     @exclusivity(unchecked) private var graveyard = RawList<Unmanaged<IncrementalNode>>()
     @exclusivity(unchecked) private var isReleasing = false
+    /// The memory of the nodes' blocks; freed with the graph, which every node holds.
+    @exclusivity(unchecked) var blocks = BlockArena()
     /// Counts observer deliveries, to tell a propagation that did work.
     @exclusivity(unchecked) var deliveries = 0
     /// Where `onCleanup` puts cleanups while an observer runs; the observer takes those
@@ -119,6 +121,7 @@ public final class Graph {
         roundOrder.deallocate()
         demandStack.deallocate()
         inputsWithBase.deallocate()
+        blocks.deallocateAll()
     }
 
     /// A new input holding `value`.

@@ -32,6 +32,9 @@ public class IncrementalNode {
     @exclusivity(unchecked) final var version = 0
     /// ``Flags``.
     @exclusivity(unchecked) @usableFromInline final var flags: UInt32 = 0
+    /// The size class of ``block`` in the graph's ``BlockArena`` (0: from `malloc`). Next to
+    /// `flags`, in what would be padding.
+    final let blockClass: UInt8
     /// For an unnecessary node: the graph's write epoch when the node was last known current.
     @exclusivity(unchecked) final var checkedAt = -1
     /// For a node that writes change (an input): the order in which its writes mark the
@@ -63,6 +66,7 @@ public class IncrementalNode {
         self.graph = graph.takeUnretainedValue()
         self.flags = flags
         self.block = block.memory
+        self.blockClass = block.sizeClass
         self.valueAddress = block.value
         edges = RawList(borrowing: block.memory + block.edgesOffset, capacity: block.edgeCapacity)
         subs = RawList(borrowing: block.memory + block.subsOffset, capacity: NodeBlock.subCapacity)
@@ -77,10 +81,10 @@ public class IncrementalNode {
         Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
             graph.nodeCount -= 1
             if !edges.isEmpty { graph.releaseLater(edges) }
+            edges.deallocate()
+            subs.deallocate()
+            graph.blocks.deallocate(block, sizeClass: blockClass)
         }
-        edges.deallocate()
-        subs.deallocate()
-        free(block)
     }
 
     /// Whether an observer, directly or through the nodes that read this one, needs it.
@@ -162,11 +166,11 @@ public class IncrementalNode {
 // or `Unmanaged` value into a plain one is retained and released around its uses, which cost
 // most of a recomputation.
 
-/// The layout of a node's block: one `malloc` for the value (when `malloc`'s 16-byte
-/// alignment suffices for it), room for the edges a node of its kind makes when it is
-/// created, and room for its first two readers. Building a node then costs the object and
-/// this block, not four allocations, and its bookkeeping sits together in memory. Lists that
-/// outgrow their room move to memory of their own.
+/// The layout of a node's block: one piece of memory, from the graph's ``BlockArena``, for the
+/// value (when 16-byte alignment suffices for it), room for the edges a node of its kind
+/// makes when it is created, and room for its first two readers. Building a node then costs
+/// the object and this block, not four allocations, and its bookkeeping sits together in
+/// memory. Lists that outgrow their room move to memory of their own.
 struct NodeBlock {
     /// How many readers the block has room for.
     static let subCapacity = 2
@@ -178,16 +182,21 @@ struct NodeBlock {
     let edgeCapacity: Int
     let edgesOffset: Int
     let subsOffset: Int
+    /// The block's size class in the arena.
+    let sizeClass: UInt8
 
-    /// A block for a value of `type` and `edgeCapacity` edges.
-    init<Value>(for type: Value.Type, edgeCapacity: Int) {
+    /// A block for a value of `type` and `edgeCapacity` edges, from `graph`'s arena.
+    @inline(__always)
+    init<Value>(for type: Value.Type, edgeCapacity: Int, in graph: Unmanaged<Graph>) {
         valueIsInline = MemoryLayout<Value>.alignment <= 16
         let valueBytes = valueIsInline ? (MemoryLayout<Value>.stride + 15) & ~15 : 0
         self.edgeCapacity = edgeCapacity
         edgesOffset = valueBytes
         subsOffset = edgesOffset + edgeCapacity * MemoryLayout<Edge>.stride
         let size = subsOffset + Self.subCapacity * MemoryLayout<Sub>.stride
-        guard let memory = malloc(size) else { fatalError("Incremental: out of memory") }
+        let sizeClass = BlockArena.sizeClass(of: size)
+        self.sizeClass = sizeClass
+        let memory = graph._withUnsafeGuaranteedRef { $0.blocks.allocate(size: size, sizeClass: sizeClass) }
         self.memory = memory
         value = valueIsInline ? memory : UnsafeMutableRawPointer(allocateSlot(of: Value.self))
     }

@@ -47,7 +47,7 @@ public class I<Value>: IncrementalNode {
     ///
     /// `graph` unmanaged: see ``IncrementalNode``'s initializer.
     init(graph: Unmanaged<Graph>, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default, edgeCapacity: Int = 0) {
-        let block = NodeBlock(for: Value.self, edgeCapacity: edgeCapacity)
+        let block = NodeBlock(for: Value.self, edgeCapacity: edgeCapacity, in: graph)
         slot = block.value.bindMemory(to: Value.self, capacity: 1)
         super.init(graph: graph, flags: flags, block: block)
         if let cutoff {

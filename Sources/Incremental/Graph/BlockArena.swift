@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The memory of a graph's node blocks (see ``NodeBlock``): chunks carved into blocks of
+/// 16-byte size classes, with a free list per class.
+///
+/// Every node has a block, made and freed with the node; through `malloc` that was one of a
+/// node's four allocations, and `free` walked the allocator's bins. Here a block costs a
+/// pointer bump or a pop, blocks made together sit together in memory (a walk over nodes
+/// built in order reads their bookkeeping in order), and a node's block is reused by the
+/// next node of its size class.
+///
+/// The graph owns the arena, and every node holds its graph, so the chunks outlive every
+/// block carved from them; they go back to the system when the graph is freed. Until then,
+/// memory freed by nodes is kept for the graph's next nodes. Blocks larger than the largest
+/// class come from `malloc`.
+struct BlockArena {
+    /// Blocks are multiples of this many bytes, and aligned to it.
+    static let granule = 16
+    /// Size classes: 1...classCount granules. Class 0 stands for a block from `malloc`.
+    static let classCount = 48
+    private static let firstChunkBytes = 4096
+    private static let largestChunkBytes = 256 * 1024
+
+    /// The first free block of each class (index = class); each free block holds the next.
+    private var freeLists: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    /// Every chunk, to free with the arena.
+    private var chunks = RawList<UnsafeMutableRawPointer>()
+    /// The unused end of the newest chunk.
+    private var next: UnsafeMutableRawPointer?
+    private var remaining = 0
+    private var nextChunkBytes = firstChunkBytes
+
+    /// The size class of a block of `size` bytes: 0 if it is too large for the arena.
+    @inline(__always)
+    static func sizeClass(of size: Int) -> UInt8 {
+        let granules = (Swift.max(size, 1) + granule - 1) / granule
+        return granules <= classCount ? UInt8(truncatingIfNeeded: granules) : 0
+    }
+
+    /// A block of size class `sizeClass` (from ``sizeClass(of:)``), or of `size` bytes from
+    /// `malloc` when the class is 0.
+    @inline(__always)
+    mutating func allocate(size: Int, sizeClass: UInt8) -> UnsafeMutableRawPointer {
+        guard sizeClass != 0, let freeLists else { return allocateSlow(size: size, sizeClass: sizeClass) }
+        if let block = freeLists[Int(sizeClass)] {
+            freeLists[Int(sizeClass)] = block.load(as: UnsafeMutableRawPointer?.self)
+            return block
+        }
+        let bytes = Int(sizeClass) * Self.granule
+        if bytes <= remaining, let block = next {
+            next = block + bytes
+            remaining -= bytes
+            return block
+        }
+        return allocateSlow(size: size, sizeClass: sizeClass)
+    }
+
+    /// Gives back a block made by ``allocate(size:sizeClass:)`` with the same class.
+    @inline(__always)
+    mutating func deallocate(_ block: UnsafeMutableRawPointer, sizeClass: UInt8) {
+        guard sizeClass != 0, let freeLists else { return free(block) }
+        block.storeBytes(of: freeLists[Int(sizeClass)], as: UnsafeMutableRawPointer?.self)
+        freeLists[Int(sizeClass)] = block
+    }
+
+    private mutating func allocateSlow(size: Int, sizeClass: UInt8) -> UnsafeMutableRawPointer {
+        guard sizeClass != 0 else {
+            guard let block = malloc(size) else { fatalError("Incremental: out of memory") }
+            return block
+        }
+        if freeLists == nil {
+            let lists = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: Self.classCount + 1)
+            lists.initialize(repeating: nil, count: Self.classCount + 1)
+            freeLists = lists
+        }
+        let bytes = Int(sizeClass) * Self.granule
+        // What is left of the current chunk (less than a block of this class) goes to the free
+        // lists of the classes it fits, largest first, so no memory is stranded.
+        while remaining >= Self.granule, let block = next {
+            let granules = Swift.min(remaining / Self.granule, Self.classCount)
+            next = block + granules * Self.granule
+            remaining -= granules * Self.granule
+            deallocate(block, sizeClass: UInt8(granules))
+        }
+        // malloc aligns to 16 bytes, the granule.
+        let chunkBytes = nextChunkBytes
+        nextChunkBytes = Swift.min(nextChunkBytes * 2, Self.largestChunkBytes)
+        guard let chunk = malloc(chunkBytes) else { fatalError("Incremental: out of memory") }
+        chunks.append(chunk)
+        next = chunk + bytes
+        remaining = chunkBytes - bytes
+        return chunk
+    }
+
+    /// Frees every chunk. Every block carved from them must be gone.
+    mutating func deallocateAll() {
+        for chunk in chunks { free(chunk) }
+        chunks.deallocate()
+        freeLists?.deallocate()
+        freeLists = nil
+        next = nil
+        remaining = 0
+    }
+}
