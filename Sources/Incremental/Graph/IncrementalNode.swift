@@ -12,12 +12,13 @@
 /// keep it current: the nodes it reads (in the order its last computation read them, with
 /// the version of each it saw), the necessary nodes that read it, and its own version.
 public class IncrementalNode {
-    /// The graph the node belongs to.
-    public let graph: Graph
-
     // The bookkeeping below is `@exclusivity(unchecked)`: a graph is used in one isolation
     // domain and never holds an access to these properties across a call that could reach
     // them again, and the dynamic checks cost about a quarter of a recomputation.
+    //
+    // The fields every walk over the graph reads (edges, readers, version, flags, observer
+    // count) come first, in 48 bytes after the object's header: a walk over many nodes is
+    // bound by the memory it touches, and these fit in one cache line or two.
 
     /// The nodes this node read in its last computation, in reading order. Each edge holds
     /// its node strongly (a manual retain, released through the graph so that freeing a long
@@ -32,16 +33,17 @@ public class IncrementalNode {
     @exclusivity(unchecked) final var version = 0
     /// ``Flags``.
     @exclusivity(unchecked) @usableFromInline final var flags: UInt32 = 0
-    /// The size class of ``block`` in the graph's ``BlockArena`` (0: from `malloc`). Next to
-    /// `flags`, in what would be padding.
-    final let blockClass: UInt8
+    /// How many observers the node has.
+    @exclusivity(unchecked) final var observerCount: Int32 = 0
+    /// The graph the node belongs to.
+    public let graph: Graph
     /// For an unnecessary node: the graph's write epoch when the node was last known current.
     @exclusivity(unchecked) final var checkedAt = -1
+    /// The size class of ``block`` in the graph's ``BlockArena`` (0: from `malloc`).
+    final let blockClass: UInt8
     /// For a node that writes change (an input): the order in which its writes mark the
     /// nodes above it pending, while the graph's links stay as they are.
     @exclusivity(unchecked) final var pushPlan: PushPlan?
-    /// How many observers the node has.
-    @exclusivity(unchecked) final var observerCount = 0
     /// The error the node's computation failed with, if it did (its state instead of a value).
     /// `Flags.failed` mirrors whether there is one, for the engine's hot path.
     @exclusivity(unchecked) final var failure: (any Error)? {

@@ -17,12 +17,23 @@
 /// The memory comes from `realloc` and goes back with `free`: `UnsafeMutablePointer`'s
 /// `allocate` asks the runtime for its default alignment, which on Linux is an aligned
 /// allocation costing twice a `malloc`, and every node has two lists.
+///
+/// Its count and capacity are 32-bit: a list is 16 bytes, and a node's two lists sit in the
+/// part of the node every walk reads.
 struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
     private var base: UnsafeMutablePointer<Element>?
-    private(set) var count = 0
+    private var storedCount: Int32 = 0
     /// Negative for memory the list borrows (see ``init(borrowing:capacity:)``): it holds
     /// `-capacity` elements, and the list neither reallocates nor frees it.
-    private var capacity = 0
+    private var storedCapacity: Int32 = 0
+
+    var count: Int {
+        @inline(__always) get { Int(storedCount) }
+    }
+
+    private var capacity: Int {
+        @inline(__always) get { Int(storedCapacity) }
+    }
 
     init() {}
 
@@ -31,7 +42,7 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
     init(borrowing memory: UnsafeMutableRawPointer, capacity: Int) {
         guard capacity > 0 else { return }
         base = memory.bindMemory(to: Element.self, capacity: capacity)
-        self.capacity = -capacity
+        storedCapacity = Int32(-capacity)
     }
 
     var startIndex: Int { 0 }
@@ -45,12 +56,12 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
     mutating func append(_ element: Element) {
         if count == abs(capacity) { grow() }
         (base.unsafelyUnwrapped + count).initialize(to: element)
-        count += 1
+        storedCount += 1
     }
 
     @discardableResult
     mutating func removeLast() -> Element {
-        count -= 1
+        storedCount -= 1
         return base.unsafelyUnwrapped[count]
     }
 
@@ -70,20 +81,21 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// Forgets every element, keeping the memory.
     mutating func removeAll() {
-        count = 0
+        storedCount = 0
     }
 
     /// Frees the memory; the list is empty afterwards.
     mutating func deallocate() {
         if capacity > 0 { free(base) }
         base = nil
-        count = 0
-        capacity = 0
+        storedCount = 0
+        storedCapacity = 0
     }
 
     private mutating func grow() {
         precondition(MemoryLayout<Element>.alignment <= 16, "RawList: elements aligned beyond malloc's 16 bytes")
         let newCapacity = Swift.max(2, abs(capacity) * 2)
+        precondition(newCapacity <= Int(Int32.max), "Incremental: a list of over 2^31 elements")
         let borrowed = capacity < 0
         guard let memory = realloc(borrowed ? nil : base, newCapacity * MemoryLayout<Element>.stride) else {
             fatalError("Incremental: out of memory")
@@ -91,6 +103,6 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
         let newBase = memory.bindMemory(to: Element.self, capacity: newCapacity)
         if borrowed, let base { newBase.update(from: base, count: count) }
         base = newBase
-        capacity = newCapacity
+        storedCapacity = Int32(newCapacity)
     }
 }
