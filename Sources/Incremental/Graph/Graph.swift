@@ -275,6 +275,7 @@ public final class Graph {
         return next
     }
 
+    @inline(never)
     func enqueue(_ node: IncrementalNode) {
         guard node.flags & Flags.queued == 0 else { return }
         node.flags |= Flags.queued

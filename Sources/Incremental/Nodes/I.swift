@@ -139,6 +139,11 @@ public class I<Value>: IncrementalNode {
             slot.pointee = newValue
             return true
         }
+        if flags & (Flags.hasValue | Flags.failed) == 0 {
+            slot.initialize(to: newValue)
+            flags |= Flags.hasValue
+            return true
+        }
         return storeFirst(newValue)
     }
 
@@ -155,10 +160,15 @@ public class I<Value>: IncrementalNode {
             slot.pointee = newValue
             return true
         }
+        if flags & (Flags.hasValue | Flags.failed) == 0 {
+            slot.initialize(to: newValue)
+            flags |= Flags.hasValue
+            return true
+        }
         return storeFirst(newValue)
     }
 
-    /// Stores a first value, or one that replaces an error.
+    /// Stores a value that replaces an error (or a first value).
     @usableFromInline
     final func storeFirst(_ newValue: Value) -> Bool {
         update(to: newValue) == .changed
