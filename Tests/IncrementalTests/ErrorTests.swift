@@ -117,6 +117,39 @@ struct ErrorTests {
         #expect(log == ["cleanup 0", "cleanup 1"])
     }
 
+    @Test(
+        "a cleanup that disconnects its own observer, and drops the last reference to the node: the observer does not run again"
+    )
+    func cleanupDisconnectsItsObserver() {
+        let graph = Graph()
+        let a = graph.input(0)
+        var log: [String] = []
+        var connection: Connection?
+        weak var weakNode: I<Int>?
+        do {
+            let node = a.map { $0 * 2 }
+            weakNode = node
+            connection = node.observe { value in
+                log.append("run \(value)")
+                // Runs before this observer's next run, and ends it: the observer is gone,
+                // and with its connection the only reference to the node. (Under
+                // AddressSanitizer, a delivery that freed the observer's record before it
+                // was done with it is reported.)
+                graph.onCleanup {
+                    log.append("cleanup \(value)")
+                    connection = nil
+                }
+            }
+        }
+        #expect(weakNode != nil)
+        a.write(1)
+        #expect(log == ["run 0", "cleanup 0"])
+        #expect(connection == nil)
+        #expect(weakNode == nil)
+        a.write(2)
+        #expect(log == ["run 0", "cleanup 0"])
+    }
+
     @Test("reading value of a node that holds an error is a precondition failure")
     func valueOfFailedNode() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -300,4 +300,34 @@ struct SemanticsTests {
         #expect(droppedSeen == [0])
         first.disconnect()
     }
+
+    @Test(
+        "an observer that lets go of every connection to its node while the node's observers are told: the rest are not told, and the node is freed after"
+    )
+    func observerDropsEveryConnectionToItsNode() {
+        let graph = Graph()
+        let source = graph.input(0)
+        var log: [String] = []
+        var first: Connection?
+        var second: Connection?
+        weak var weakNode: I<Int>?
+        do {
+            let node = source.map { $0 + 1 }
+            weakNode = node
+            first = node.observe { value in
+                log.append("first \(value)")
+                if value == 2 {
+                    first = nil
+                    second = nil
+                }
+            }
+            second = node.observe { value in log.append("second \(value)") }
+        }
+        source.write(1)
+        #expect(log == ["first 1", "second 1", "first 2"])
+        #expect(first == nil && second == nil)
+        #expect(weakNode == nil)
+        source.write(2)
+        #expect(log == ["first 1", "second 1", "first 2"])
+    }
 }

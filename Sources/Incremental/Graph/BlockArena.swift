@@ -19,6 +19,11 @@
 /// block carved from them; they go back to the system when the graph is freed. Until then,
 /// memory freed by nodes is kept for the graph's next nodes. Blocks larger than the largest
 /// class come from `malloc`.
+///
+/// Under AddressSanitizer, the arena tells the sanitizer which of its memory is in use (the
+/// sanitizer's manual poisoning interface, found at run time): a read of a freed block (past
+/// the free list's link in its first 16 bytes) or of a chunk's unused end is reported as it
+/// would be for `malloc`'s memory.
 struct BlockArena {
     /// Blocks are multiples of this many bytes, and aligned to it.
     static let granule = 16
@@ -43,19 +48,24 @@ struct BlockArena {
         return granules <= classCount ? UInt8(truncatingIfNeeded: granules) : 0
     }
 
+    /// AddressSanitizer's poisoning functions, when it is running (see ``Sanitizer``).
+    private let sanitizer = Sanitizer.current
+
     /// A block of size class `sizeClass` (from ``sizeClass(of:)``), or of `size` bytes from
     /// `malloc` when the class is 0.
     @inline(__always)
     mutating func allocate(size: Int, sizeClass: UInt8) -> UnsafeMutableRawPointer {
         guard sizeClass != 0, let freeLists else { return allocateSlow(size: size, sizeClass: sizeClass) }
+        let bytes = Int(sizeClass) * Self.granule
         if let block = freeLists[Int(sizeClass)] {
             freeLists[Int(sizeClass)] = block.load(as: UnsafeMutableRawPointer?.self)
+            sanitizer?.unpoison(block, bytes)
             return block
         }
-        let bytes = Int(sizeClass) * Self.granule
         if bytes <= remaining, let block = next {
             next = block + bytes
             remaining -= bytes
+            sanitizer?.unpoison(block, bytes)
             return block
         }
         return allocateSlow(size: size, sizeClass: sizeClass)
@@ -67,6 +77,8 @@ struct BlockArena {
         guard sizeClass != 0, let freeLists else { return free(block) }
         block.storeBytes(of: freeLists[Int(sizeClass)], as: UnsafeMutableRawPointer?.self)
         freeLists[Int(sizeClass)] = block
+        // The first granule holds the free list's link, which the arena reads.
+        sanitizer?.poison(block + Self.granule, Int(sizeClass - 1) * Self.granule)
     }
 
     private mutating func allocateSlow(size: Int, sizeClass: UInt8) -> UnsafeMutableRawPointer {
@@ -86,6 +98,9 @@ struct BlockArena {
             let granules = Swift.min(remaining / Self.granule, Self.classCount)
             next = block + granules * Self.granule
             remaining -= granules * Self.granule
+            // The free list's link goes into the block's first granule, poisoned with the
+            // rest of the chunk's unused end.
+            sanitizer?.unpoison(block, Self.granule)
             deallocate(block, sizeClass: UInt8(granules))
         }
         // malloc aligns to 16 bytes, the granule.
@@ -95,16 +110,55 @@ struct BlockArena {
         chunks.append(chunk)
         next = chunk + bytes
         remaining = chunkBytes - bytes
+        sanitizer?.poison(chunk + bytes, remaining)
         return chunk
     }
 
     /// Frees every chunk. Every block carved from them must be gone.
     mutating func deallocateAll() {
-        for chunk in chunks { free(chunk) }
+        for chunk in chunks {
+            // The whole chunk is `malloc`'s again: its size is only known to `malloc`, so
+            // each block's poisoning is lifted by the sanitizer itself when it is freed.
+            free(chunk)
+        }
         chunks.deallocate()
         freeLists?.deallocate()
         freeLists = nil
         next = nil
         remaining = 0
+    }
+}
+
+/// AddressSanitizer's manual poisoning interface, looked up once in the running process: nil
+/// unless the program runs under the sanitizer.
+struct Sanitizer: @unchecked Sendable {
+    // `@unchecked`: two C function pointers, set once and only called.
+    typealias Function = @convention(c) (UnsafeRawPointer?, Int) -> Void
+    let poisonFunction: Function
+    let unpoisonFunction: Function
+
+    /// The sanitizer's functions, if it is running.
+    static let current: Sanitizer? = {
+        #if canImport(Darwin)
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #else
+            let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+        #endif
+        guard let poison = dlsym(everywhere, "__asan_poison_memory_region"),
+            let unpoison = dlsym(everywhere, "__asan_unpoison_memory_region")
+        else { return nil }
+        return Sanitizer(
+            poisonFunction: unsafeBitCast(poison, to: Function.self),
+            unpoisonFunction: unsafeBitCast(unpoison, to: Function.self))
+    }()
+
+    @inline(__always)
+    func poison(_ address: UnsafeMutableRawPointer, _ bytes: Int) {
+        if bytes > 0 { poisonFunction(address, bytes) }
+    }
+
+    @inline(__always)
+    func unpoison(_ address: UnsafeMutableRawPointer, _ bytes: Int) {
+        unpoisonFunction(address, bytes)
     }
 }

@@ -56,7 +56,8 @@ public final class Graph {
     /// The queue of the round under way (not retained, as `queue`).
     @exclusivity(unchecked) private var roundQueue = RawList<Unmanaged<IncrementalNode>>()
     /// Nodes that lost their last observer while the queues listed nodes: retained by hand
-    /// until the propagation ends, so that no list refers to a freed node.
+    /// until the propagation ends, so that no list, and no delivery under way (a node's
+    /// observers are told while the round's queue lists it), refers to a freed node.
     @exclusivity(unchecked) private var keptAlive = RawList<Unmanaged<IncrementalNode>>()
     /// Writes made by `map` or `flatMap` closures, applied after the computation.
     @exclusivity(unchecked) private var deferredWrites: [() -> Void] = []

@@ -121,9 +121,6 @@ public class IncrementalNode {
     /// Notifies the observers that have not seen the current version.
     func notifyObservers() {}
 
-    /// Removes `observer`, whose connection disconnected (``I`` keeps the observers).
-    func remove(_ observer: NodeObserver) {}
-
     /// The typed value as text, for ``Graph/dot(_:)``.
     var valueDescription: String { "" }
 

@@ -29,11 +29,14 @@ public class I<Value>: IncrementalNode {
     /// The cutoff's comparison, unless the node has none, or compares with the type's own
     /// `==` in specialized code only (a `map` to an `Equatable` value).
     @exclusivity(unchecked) @usableFromInline final var equality: ((Value, Value) -> Bool)?
-    // Observers in the order they were added: a list linked through the observers
-    // themselves, so adding one allocates nothing more and removing one is O(1).
+    // Observers in the order they were added: a list of records in the graph's arena (see
+    // ``ObserverRecord``), so adding one allocates nothing more and removing one is O(1).
     // Unchecked exclusivity as above.
-    @exclusivity(unchecked) final var firstObserver: NodeObserver?
-    @exclusivity(unchecked) final var lastObserver: Unmanaged<NodeObserver>?
+    @exclusivity(unchecked) final var firstObserver: UnsafeMutablePointer<ObserverRecord>?
+    @exclusivity(unchecked) final var lastObserver: UnsafeMutablePointer<ObserverRecord>?
+    /// Records removed while a delivery was under way, linked through `previous`: freed when
+    /// the node's deliveries end.
+    @exclusivity(unchecked) final var removedObservers: UnsafeMutablePointer<ObserverRecord>?
     /// How many deliveries to this node's observers are under way (nested when an observer
     /// writes outside a propagation): a removed observer keeps its place in the chain until
     /// they end, so that a delivery loop can step past it.
@@ -58,6 +61,9 @@ public class I<Value>: IncrementalNode {
     }
 
     deinit {
+        // Every observer's connection holds the node, and removed records are freed when
+        // deliveries end; none is left, unless a delivery was cut short.
+        freeRemovedObservers()
         if hasValue && !_isPOD(Value.self) { slot.deinitialize(count: 1) }
         // The block itself is freed by `IncrementalNode`, after the edges in it.
         if UnsafeMutableRawPointer(slot) != block { deallocateSlot(slot) }
@@ -222,9 +228,11 @@ public class I<Value>: IncrementalNode {
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     @inlinable
     public final func observe(_ sink: @escaping (Value) -> Void) -> Connection {
-        // Inlinable: the observer's class is then made for the concrete value type where
+        // Inlinable: the sink's wrapper is then made for the concrete value type where
         // `observe` is called, rather than looked up at run time on every call.
-        addObserver(ValueObserver(node: self, sink: sink))
+        let record = makeObserver(receivesResults: false)
+        valueSink(of: record).initialize(to: Sink(call: sink))
+        return addObserver(record)
     }
 
     /// Delivers the current value or error to `sink` at once, then each new value or error
@@ -241,106 +249,189 @@ public class I<Value>: IncrementalNode {
     /// ```
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
-    @inlinable
     public final func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
-        addObserver(ResultObserver(node: self, sink: sink))
+        let record = makeObserver(receivesResults: true)
+        resultSink(of: record).initialize(to: Sink(call: sink))
+        return addObserver(record)
     }
 
+    /// A new record from the graph's arena; its sink is for the caller to store.
     @usableFromInline
-    final func addObserver(_ observer: consuming NodeObserver) -> Connection {
+    final func makeObserver(receivesResults: Bool) -> UnsafeMutablePointer<ObserverRecord> {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
-        // The links to the last and previous observers are unmanaged: the list holds them.
-        if let last = lastObserver {
-            last._withUnsafeGuaranteedRef { $0.next = observer }
-            observer.previous = last
+        let memory = graph.blocks.allocate(size: ObserverRecord.size, sizeClass: ObserverRecord.sizeClass)
+        let record = memory.bindMemory(to: ObserverRecord.self, capacity: 1)
+        record.initialize(to: ObserverRecord(receivesResults: receivesResults))
+        return record
+    }
+
+    // The sink's address as a typed pointer, converted without naming its type's metadata
+    // (which this generic code would look up at run time). The closure is wrapped in a
+    // struct: stored as a bare pointee, it would be wrapped in a reabstraction thunk, an
+    // allocation, because a pointee's function type returns even `Void` indirectly.
+
+    @inlinable @inline(__always)
+    final func valueSink(of record: UnsafeMutablePointer<ObserverRecord>) -> UnsafeMutablePointer<Sink<Value>> {
+        UnsafeMutablePointer(OpaquePointer(UnsafeMutableRawPointer(record) + ObserverRecord.sinkOffset))
+    }
+
+    @inline(__always)
+    private func resultSink(
+        of record: UnsafeMutablePointer<ObserverRecord>
+    ) -> UnsafeMutablePointer<Sink<Result<Value, any Error>>> {
+        UnsafeMutablePointer(OpaquePointer(record.sinkAddress))
+    }
+
+    /// Releases the record's sink and gives its memory back to the arena.
+    private func free(_ record: UnsafeMutablePointer<ObserverRecord>) {
+        if record.pointee.receivesResults {
+            releaseResultSink(of: record)
         } else {
-            firstObserver = observer
+            valueSink(of: record).deinitialize(count: 1)
         }
-        lastObserver = Unmanaged.passUnretained(observer)
+        _ = record.move()
+        graph.blocks.deallocate(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
+    }
+
+    /// Links `record` last, delivers the current value, and makes its connection: the node
+    /// is the connection's source, the record's address its token.
+    @usableFromInline
+    final func addObserver(_ record: UnsafeMutablePointer<ObserverRecord>) -> Connection {
+        if let last = lastObserver {
+            last.pointee.next = record
+            record.pointee.previous = last
+        } else {
+            firstObserver = record
+        }
+        lastObserver = record
         graph.addObserver(to: self)
         graph.read(self, propagating: false)
         // Writes the observer makes now are propagated after it returns, as they are when it
         // runs in a propagation: observers never nest.
         graph.deliveringOutsidePropagation {
-            deliver(to: observer)
+            deliver(to: record)
         }
-        return Connection(source: observer, token: 0)
+        return Connection(source: self, token: Int(bitPattern: record))
     }
 
-    /// Removes `observer` (its connection disconnected), then runs its cleanups.
-    override final func remove(_ observer: NodeObserver) {
-        guard observer.isActive else { return }
-        observer.isActive = false
+    /// Removes `record` (its connection disconnected), then runs its cleanups and lets go of
+    /// its sink (at once, or when the node's deliveries under way end).
+    private func remove(_ record: UnsafeMutablePointer<ObserverRecord>) {
+        guard record.pointee.isActive else { return }
+        record.pointee.isActive = false
         // Unlinked at once; it keeps its `next` while a delivery loop may stand on it.
-        let previous = observer.previous
-        observer.previous = nil
-        let next = deliveryDepth == 0 ? observer.next.take() : observer.next
-        if let next { next.previous = previous } else { lastObserver = previous }
-        // Releases the list's reference to the observer; its connection still holds it.
-        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { firstObserver = next }
+        let previous = record.pointee.previous
+        let next = record.pointee.next
+        if let next { next.pointee.previous = previous } else { lastObserver = previous }
+        if let previous { previous.pointee.next = next } else { firstObserver = next }
         graph.removeObserver(from: self)
-        if !observer.cleanups.isEmpty {
-            let cleanups = observer.cleanups
-            observer.cleanups = []
-            for cleanup in cleanups { cleanup() }
+        var cleanups: [() -> Void] = []
+        if !record.pointee.cleanups.isEmpty { swap(&cleanups, &record.pointee.cleanups) }
+        if deliveryDepth == 0 {
+            free(record)
+        } else {
+            record.pointee.previous = removedObservers
+            removedObservers = record
+        }
+        for cleanup in cleanups { cleanup() }
+    }
+
+    /// Frees the records removed during the deliveries that just ended.
+    private func freeRemovedObservers() {
+        while let record = removedObservers {
+            removedObservers = record.pointee.previous
+            free(record)
         }
     }
 
     override final func notifyObservers() {
         guard hasComputed, let first = firstObserver else { return }
-        // One observer (the usual case): no walk, and one reference counted.
-        if first.next == nil {
-            if first.isActive && first.seen != version { deliver(to: first) }
+        // A sink may let go of the last connection to this node while its observers are told:
+        // the node then loses its last observer while the round's queue lists it, and the
+        // graph holds it until the propagation ends (`Graph.keepAliveIfListed`).
+        // One observer (the usual case): no walk.
+        if first.pointee.next == nil {
+            if first.pointee.isActive && first.pointee.seen != version { deliver(to: first) }
             return
         }
-        guard let lastObserver else { return }
-        let last = ObjectIdentifier(lastObserver.takeUnretainedValue())
+        guard let last = lastObserver else { return }
         deliveryDepth += 1
         // The observers present now, in order; one added meanwhile received the value when
         // it was added. A removed one is skipped, and its `next` still leads on.
-        var current: NodeObserver? = first
-        while let observer = current {
-            if observer.isActive && observer.seen != version { deliver(to: observer) }
-            if ObjectIdentifier(observer) == last { break }
-            current = observer.next
+        var current: UnsafeMutablePointer<ObserverRecord>? = first
+        while let record = current {
+            if record.pointee.isActive && record.pointee.seen != version { deliver(to: record) }
+            if record == last { break }
+            current = record.pointee.next
         }
         deliveryDepth -= 1
+        if deliveryDepth == 0 && removedObservers != nil { freeRemovedObservers() }
+    }
+
+    /// Releases a result observer's sink; out of line for the reason given below.
+    @inline(never)
+    private func releaseResultSink(of record: UnsafeMutablePointer<ObserverRecord>) {
+        resultSink(of: record).deinitialize(count: 1)
+    }
+
+    /// Calls a result observer's sink. Out of line: the generic `Result` it makes has its
+    /// metadata looked up at run time, which a value observer's delivery does not pay.
+    @inline(never)
+    private func deliverResult(to record: UnsafeMutablePointer<ObserverRecord>) {
+        let result: Result<Value, any Error> = failure.map { .failure($0) } ?? .success(slot.pointee)
+        resultSink(of: record).pointee.call(result)
     }
 
     /// Runs the observer's cleanups, then the observer with the current value or error.
-    private func deliver(to observer: NodeObserver) {
-        observer.seen = version
+    private func deliver(to record: UnsafeMutablePointer<ObserverRecord>) {
+        // Counted from the start: a cleanup or the sink may disconnect this observer, and its
+        // record must outlive this call.
+        deliveryDepth += 1
+        defer {
+            deliveryDepth -= 1
+            if deliveryDepth == 0 && removedObservers != nil { freeRemovedObservers() }
+        }
+        record.pointee.seen = version
         graph.deliveries += 1
-        if !observer.cleanups.isEmpty {
-            let cleanups = observer.cleanups
-            observer.cleanups = []
+        if !record.pointee.cleanups.isEmpty {
+            var cleanups: [() -> Void] = []
+            swap(&cleanups, &record.pointee.cleanups)
             for cleanup in cleanups { cleanup() }
         }
-        guard observer.isActive else { return }
+        guard record.pointee.isActive else { return }
         let cleanupsBefore = graph.cleanups.count
         graph.observerDepth += 1
-        deliveryDepth += 1
-        if let failure {
-            observer.receive(failure)
-        } else {
-            // The observer copies the value out of the slot before its sink runs, so a write
-            // the sink makes does not change the value it holds.
-            observer.receive(UnsafeRawPointer(slot))
+        // The value is copied out before the sink runs, so a write the sink makes does not
+        // change what it holds.
+        if record.pointee.receivesResults {
+            deliverResult(to: record)
+        } else if failure == nil {
+            let value = slot.pointee
+            // Called where it is stored, not copied: the record outlives this delivery (it
+            // is freed only when the node's deliveries end).
+            valueSink(of: record).pointee.call(value)
         }
-        deliveryDepth -= 1
         graph.observerDepth -= 1
         if graph.cleanups.count > cleanupsBefore {
             let cleanups = Array(graph.cleanups[cleanupsBefore...])
             graph.cleanups.removeSubrange(cleanupsBefore...)
-            if observer.isActive {
-                observer.cleanups += cleanups
+            if record.pointee.isActive {
+                record.pointee.cleanups += cleanups
             } else {
                 // Disconnected while it ran: its cleanups run at once.
                 for cleanup in cleanups { cleanup() }
             }
         }
+    }
+}
+
+extension I: ConnectionSource {
+    /// Removes the observer whose record is at `token` (see ``ObserverRecord``).
+    package func disconnect(token: Int) {
+        guard let record = UnsafeMutablePointer<ObserverRecord>(bitPattern: token) else { return }
+        remove(record)
     }
 }
 
