@@ -53,6 +53,7 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
         nonmutating set { base.unsafelyUnwrapped[index] = newValue }
     }
 
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == abs(capacity) { grow() }
         (base.unsafelyUnwrapped + count).initialize(to: element)
@@ -92,6 +93,7 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
         storedCapacity = 0
     }
 
+    @inline(never)
     private mutating func grow() {
         precondition(MemoryLayout<Element>.alignment <= 16, "RawList: elements aligned beyond malloc's 16 bytes")
         let newCapacity = Swift.max(2, abs(capacity) * 2)

@@ -126,7 +126,7 @@ extension Graph {
             if node.recompute() == .changed {
                 versionClock += 1
                 node.version = versionClock
-                if queueIfChanged && node.observerCount > 0 { enqueue(node) }
+                if queueIfChanged && node.observerCount > 0 { enqueueOutOfLine(node) }
             }
             recomputed += 1
         }

@@ -230,7 +230,7 @@ public class I<Value>: IncrementalNode {
     public final func observe(_ sink: @escaping (Value) -> Void) -> Connection {
         // Inlinable: the sink's wrapper is then made for the concrete value type where
         // `observe` is called, rather than looked up at run time on every call.
-        let record = makeObserver(receivesResults: false)
+        let record = makeObserver(receivesResults: false, sinkType: Sink<Value>.self)
         valueSink(of: record).initialize(to: Sink(call: sink))
         return addObserver(record)
     }
@@ -250,20 +250,20 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     public final func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
-        let record = makeObserver(receivesResults: true)
+        let record = makeObserver(receivesResults: true, sinkType: Sink<Result<Value, any Error>>.self)
         resultSink(of: record).initialize(to: Sink(call: sink))
         return addObserver(record)
     }
 
     /// A new record from the graph's arena; its sink is for the caller to store.
     @usableFromInline
-    final func makeObserver(receivesResults: Bool) -> UnsafeMutablePointer<ObserverRecord> {
+    final func makeObserver(receivesResults: Bool, sinkType: any Any.Type) -> UnsafeMutablePointer<ObserverRecord> {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
         let memory = graph.blocks.allocate(size: ObserverRecord.size, sizeClass: ObserverRecord.sizeClass)
         let record = memory.bindMemory(to: ObserverRecord.self, capacity: 1)
-        record.initialize(to: ObserverRecord(receivesResults: receivesResults))
+        record.initialize(to: ObserverRecord(receivesResults: receivesResults, sinkType: sinkType))
         return record
     }
 
@@ -286,11 +286,9 @@ public class I<Value>: IncrementalNode {
 
     /// Releases the record's sink and gives its memory back to the arena.
     private func free(_ record: UnsafeMutablePointer<ObserverRecord>) {
-        if record.pointee.receivesResults {
-            releaseResultSink(of: record)
-        } else {
-            valueSink(of: record).deinitialize(count: 1)
-        }
+        // The sink's type as recorded where `observe` was called: looking it up here would
+        // cost more than the rest of an observer's removal.
+        destroySink(at: record.sinkAddress, as: record.pointee.sinkType)
         _ = record.move()
         graph.blocks.deallocate(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
     }
@@ -370,12 +368,6 @@ public class I<Value>: IncrementalNode {
         if deliveryDepth == 0 && removedObservers != nil { freeRemovedObservers() }
     }
 
-    /// Releases a result observer's sink; out of line for the reason given below.
-    @inline(never)
-    private func releaseResultSink(of record: UnsafeMutablePointer<ObserverRecord>) {
-        resultSink(of: record).deinitialize(count: 1)
-    }
-
     /// Calls a result observer's sink. Out of line: the generic `Result` it makes has its
     /// metadata looked up at run time, which a value observer's delivery does not pay.
     @inline(never)
@@ -389,10 +381,14 @@ public class I<Value>: IncrementalNode {
         // Counted from the start: a cleanup or the sink may disconnect this observer, and its
         // record must outlive this call.
         deliveryDepth += 1
-        defer {
-            deliveryDepth -= 1
-            if deliveryDepth == 0 && removedObservers != nil { freeRemovedObservers() }
-        }
+        runObserver(record)
+        deliveryDepth -= 1
+        if deliveryDepth == 0 && removedObservers != nil { freeRemovedObservers() }
+    }
+
+    /// The body of ``deliver(to:)``, inside its count of deliveries.
+    @inline(__always)
+    private func runObserver(_ record: UnsafeMutablePointer<ObserverRecord>) {
         record.pointee.seen = version
         graph.deliveries += 1
         if !record.pointee.cleanups.isEmpty {
@@ -409,22 +405,30 @@ public class I<Value>: IncrementalNode {
             deliverResult(to: record)
         } else if failure == nil {
             let value = slot.pointee
-            // Called where it is stored, not copied: the record outlives this delivery (it
-            // is freed only when the node's deliveries end).
             valueSink(of: record).pointee.call(value)
         }
         graph.observerDepth -= 1
-        if graph.cleanups.count > cleanupsBefore {
-            let cleanups = Array(graph.cleanups[cleanupsBefore...])
-            graph.cleanups.removeSubrange(cleanupsBefore...)
-            if record.pointee.isActive {
-                record.pointee.cleanups += cleanups
-            } else {
-                // Disconnected while it ran: its cleanups run at once.
-                for cleanup in cleanups { cleanup() }
-            }
+        if graph.cleanups.count > cleanupsBefore { keepCleanups(from: cleanupsBefore, for: record) }
+    }
+
+    /// Gives the cleanups registered while an observer ran to its record, or runs them if it
+    /// was disconnected meanwhile.
+    @inline(never)
+    private func keepCleanups(from start: Int, for record: UnsafeMutablePointer<ObserverRecord>) {
+        let cleanups = Array(graph.cleanups[start...])
+        graph.cleanups.removeSubrange(start...)
+        if record.pointee.isActive {
+            record.pointee.cleanups += cleanups
+        } else {
+            // Disconnected while it ran: its cleanups run at once.
+            for cleanup in cleanups { cleanup() }
         }
     }
+}
+
+/// Destroys the sink of type `type` stored at `address`.
+private func destroySink<Stored>(at address: UnsafeMutableRawPointer, as type: Stored.Type) {
+    address.assumingMemoryBound(to: Stored.self).deinitialize(count: 1)
 }
 
 extension I: ConnectionSource {

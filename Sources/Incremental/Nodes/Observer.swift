@@ -23,6 +23,9 @@ struct ObserverRecord {
     var isActive = true
     /// Whether the sink takes results (`observeResult`) rather than values (`observe`).
     let receivesResults: Bool
+    /// The type of the sink (a ``Sink``), named where the observer was made, where it is
+    /// known without a run-time lookup.
+    let sinkType: any Any.Type
 
     /// Where the sink is stored: after the record, 16-byte aligned.
     @inlinable static var sinkOffset: Int { (MemoryLayout<ObserverRecord>.stride + 15) & ~15 }
@@ -30,8 +33,10 @@ struct ObserverRecord {
     static var size: Int { sinkOffset + MemoryLayout<() -> Void>.stride }
     static var sizeClass: UInt8 { BlockArena.sizeClass(of: size) }
 
-    init(receivesResults: Bool) {
+    @usableFromInline
+    init(receivesResults: Bool, sinkType: any Any.Type) {
         self.receivesResults = receivesResults
+        self.sinkType = sinkType
     }
 }
 
