@@ -108,4 +108,25 @@ struct IncrementalInteropTests {
         #expect(graph.debugDescription.hasPrefix("Graph(nodes: 2"))
         observer.disconnect()
     }
+
+    @Test("a debug name is kept while set, for its node only, and can be cleared")
+    func debugNames() {
+        let graph = Graph()
+        let input = graph.input(1)
+        var doubled: I<Int>? = input.map { $0 * 2 }
+        let tripled = input.map { $0 * 3 }
+        #expect(doubled?.debugName == nil)
+        doubled?.debugName = "doubled"
+        tripled.debugName = "tripled"
+        #expect(doubled?.debugName == "doubled")
+        #expect(tripled.debugName == "tripled")
+        tripled.debugName = nil
+        #expect(tripled.debugName == nil)
+        #expect(doubled?.debugName == "doubled")
+        doubled = nil
+        // Nodes made after a named one was freed (perhaps at its address) have no name.
+        let others = (0..<20).map { offset in input.map { $0 + offset } }
+        #expect(others.allSatisfy { $0.debugName == nil })
+        #expect(!graph.dot([tripled]).contains("tripled"))
+    }
 }

@@ -89,8 +89,6 @@ public final class Graph {
     @exclusivity(unchecked) var fusedIndex = -1
     /// The stack `activate` and `deactivate` walk with.
     @exclusivity(unchecked) var demandStack = RawList<Unmanaged<IncrementalNode>>()
-    /// The stack `push` walks with.
-    @exclusivity(unchecked) var pushStack = RawList<Unmanaged<IncrementalNode>>()
     /// The node a recomputation asked to bring up to date first (`Step.needs`).
     @exclusivity(unchecked) var needed: Unmanaged<IncrementalNode>?
     /// The `flatMap` whose transform is running: nodes made now belong to it.
@@ -98,6 +96,8 @@ public final class Graph {
     /// Nodes whose last reference went while the graph frees others; see `releaseLater`.
     @exclusivity(unchecked) private var graveyard = RawList<Unmanaged<IncrementalNode>>()
     @exclusivity(unchecked) private var isReleasing = false
+    /// The nodes' ``IncrementalNode/debugName``s.
+    @exclusivity(unchecked) var debugNames: [ObjectIdentifier: String] = [:]
     /// The memory of the nodes' blocks; freed with the graph, which every node holds.
     @exclusivity(unchecked) var blocks = BlockArena()
     /// Counts observer deliveries, to tell a propagation that did work.
@@ -113,7 +113,6 @@ public final class Graph {
 
     deinit {
         frames.deallocate()
-        pushStack.deallocate()
         graveyard.deallocate()
         queue.deallocate()
         roundQueue.deallocate()
@@ -238,42 +237,33 @@ public final class Graph {
             for reader in plan.order { markPending(reader, recordingOrder: true) }
             return
         }
-        let base = pushStack.count
-        var next = markReaders(of: start)
-        while true {
-            if let node = next {
-                next = node._withUnsafeGuaranteedRef { markReaders(of: $0) }
-            } else if pushStack.count > base {
-                next = pushStack.removeLast()
-            } else {
-                return
-            }
+        // Breadth first, with the push order as the queue of nodes to visit: nodes are marked
+        // (and so later brought up to date, and their observers told) level by level, which,
+        // in a graph built level by level, is the order they sit in memory.
+        var next = pushOrder.count
+        markReaders(of: start)
+        while next < pushOrder.count {
+            let node = pushOrder[next]
+            next += 1
+            node._withUnsafeGuaranteedRef { markReaders(of: $0) }
         }
     }
 
-    /// Marks the readers of `node` pending and queues the observed ones; returns one of
-    /// those read in turn, and stacks the others.
+    /// Marks the readers of `node` pending, queues the observed ones, and adds them to the
+    /// push order.
     @inline(__always)
-    private func markReaders(of node: IncrementalNode) -> Unmanaged<IncrementalNode>? {
-        var next: Unmanaged<IncrementalNode>?
+    private func markReaders(of node: IncrementalNode) {
         for index in 0..<node.subs.count {
             let reader = node.subs[index].ref
-            // 0: already pending; 1: marked now; 2: marked now, and read in turn.
-            let marked = reader._withUnsafeGuaranteedRef { reader -> Int in
-                if reader.flags & Flags.pending != 0 { return 0 }
+            let marked = reader._withUnsafeGuaranteedRef { reader -> Bool in
+                if reader.flags & Flags.pending != 0 { return false }
                 reader.flags |= Flags.pending
                 if reader.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
                 if reader.observerCount > 0 { enqueue(reader) }
-                return reader.subs.isEmpty ? 1 : 2
+                return true
             }
-            if marked == 0 { continue }
-            pushOrder.append(reader)
-            if marked == 2 {
-                if let pending = next { pushStack.append(pending) }
-                next = reader
-            }
+            if marked { pushOrder.append(reader) }
         }
-        return next
     }
 
     /// Queues `node`, observed, to be brought up to date and notified in the next round.

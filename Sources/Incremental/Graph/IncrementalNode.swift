@@ -16,9 +16,12 @@ public class IncrementalNode {
     // domain and never holds an access to these properties across a call that could reach
     // them again, and the dynamic checks cost about a quarter of a recomputation.
     //
-    // The fields every walk over the graph reads (edges, readers, version, flags, observer
-    // count) come first, in 48 bytes after the object's header: a walk over many nodes is
-    // bound by the memory it touches, and these fit in one cache line or two.
+    // The fields a propagation reads come first: those of every walk (edges, readers,
+    // version, flags, observer count) in the 48 bytes after the object's header, then those
+    // of a recomputation and a notification (the value's address, the error, the first
+    // observer), so that all of them fit in two cache lines; a walk over many nodes is bound
+    // by the memory it touches. The rest follow. A node is 128 bytes before its kind's
+    // fields (an ``I``'s, then a map's kernel, in the third line).
 
     /// The nodes this node read in its last computation, in reading order. Each edge holds
     /// its node strongly (a manual retain, released through the graph so that freeing a long
@@ -35,15 +38,9 @@ public class IncrementalNode {
     @exclusivity(unchecked) @usableFromInline final var flags: UInt32 = 0
     /// How many observers the node has.
     @exclusivity(unchecked) final var observerCount: Int32 = 0
-    /// The graph the node belongs to.
-    public let graph: Graph
-    /// For an unnecessary node: the graph's write epoch when the node was last known current.
-    @exclusivity(unchecked) final var checkedAt = -1
-    /// The size class of ``block`` in the graph's ``BlockArena`` (0: from `malloc`).
-    final let blockClass: UInt8
-    /// For a node that writes change (an input): the order in which its writes mark the
-    /// nodes above it pending, while the graph's links stay as they are.
-    @exclusivity(unchecked) final var pushPlan: PushPlan?
+    /// Where the node's value is stored (an ``I``'s slot), for nodes that read it without
+    /// knowing its type.
+    @usableFromInline final let valueAddress: UnsafeMutableRawPointer
     /// The error the node's computation failed with, if it did (its state instead of a value).
     /// `Flags.failed` mirrors whether there is one, for the engine's hot path.
     @exclusivity(unchecked) final var failure: (any Error)? {
@@ -51,16 +48,31 @@ public class IncrementalNode {
             if failure == nil { flags &= ~Flags.failed } else { flags |= Flags.failed }
         }
     }
-    /// Where the node's value is stored (an ``I``'s slot), for nodes that read it without
-    /// knowing its type.
-    @usableFromInline final let valueAddress: UnsafeMutableRawPointer
-
-    /// A name shown by ``Graph/dot(_:)``, for debugging.
-    public var debugName: String?
-
+    /// The first of the node's observers, in the order they were added: a list of records in
+    /// the graph's arena (see ``ObserverRecord``). Kept by ``I``.
+    @exclusivity(unchecked) final var firstObserver: UnsafeMutablePointer<ObserverRecord>?
+    /// For an unnecessary node: the graph's write epoch when the node was last known current.
+    @exclusivity(unchecked) final var checkedAt = -1
+    /// The graph the node belongs to.
+    public let graph: Graph
+    /// For a node that writes change (an input): the order in which its writes mark the
+    /// nodes above it pending, while the graph's links stay as they are.
+    @exclusivity(unchecked) final var pushPlan: PushPlan?
     /// The node's one allocation besides the object: its first edges and readers, and its
     /// value unless the value needs more alignment than `malloc` gives (see ``NodeBlock``).
     final let block: UnsafeMutableRawPointer
+    /// The size class of ``block`` in the graph's ``BlockArena`` (0: from `malloc`).
+    final let blockClass: UInt8
+
+    /// A name shown by ``Graph/dot(_:)``, for debugging. Kept by the graph, so that nodes
+    /// without one have no room for it.
+    public var debugName: String? {
+        get { flags & Flags.named == 0 ? nil : graph.debugNames[ObjectIdentifier(self)] }
+        set {
+            graph.debugNames[ObjectIdentifier(self)] = newValue
+            if newValue == nil { flags &= ~Flags.named } else { flags |= Flags.named }
+        }
+    }
 
     /// `graph` unmanaged: the only reference counted is the node's own (a node's creation
     /// is on the hot path of building a graph).
@@ -82,6 +94,7 @@ public class IncrementalNode {
         // Through an unmanaged reference: the node holds the graph until its deinit ends.
         Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
             graph.nodeCount -= 1
+            if flags & Flags.named != 0 { graph.debugNames[ObjectIdentifier(self)] = nil }
             if !edges.isEmpty { graph.releaseLater(edges) }
             edges.deallocate()
             subs.deallocate()
@@ -266,6 +279,8 @@ enum Flags {
     @usableFromInline static let hasValue: UInt32 = 256
     /// Reached by the walk that builds a ``PushPlan`` (cleared when it ends).
     static let visited: UInt32 = 512
+    /// The node has a ``IncrementalNode/debugName``, kept by its graph.
+    static let named: UInt32 = 1024
 }
 
 /// What a recomputation did.
