@@ -38,7 +38,10 @@ let package = Package(
         .target(name: "Glue", dependencies: ["ReactiveCore"]),
 
         // Self-adjusting computation: inputs, derived values, height-ordered propagation.
-        .target(name: "Incremental", dependencies: ["ReactiveCore"]),
+        .target(
+            name: "Incremental", dependencies: ["ReactiveCore"],
+            // `dlsym` (BlockArena's AddressSanitizer hooks) is in libdl before glibc 2.34.
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
         // A store on Incremental: actions, reducers, middleware, focused stores, parcels.
         .target(name: "Resin", dependencies: ["Incremental", "ReactiveCore"]),
