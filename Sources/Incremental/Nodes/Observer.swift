@@ -7,8 +7,9 @@
 /// type. A record removed while one of its node's deliveries is under way keeps its `next`
 /// (a delivery loop may stand on it) and is freed when the node's deliveries end.
 ///
-/// Accessed only in the graph's isolation domain, through the pointer, never held across a
-/// call that could free it.
+/// Accessed only in the graph's isolation domain, through the pointer. A delivery may hold it
+/// across the sink's call, which may disconnect the observer: the record is then only
+/// unlinked, and freed when the node's deliveries end.
 @usableFromInline
 struct ObserverRecord {
     /// The next observer of the node, in the order added.
