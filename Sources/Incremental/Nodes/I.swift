@@ -278,7 +278,7 @@ public class I<Value>: IncrementalNode {
 
     @inlinable @inline(__always)
     final func valueSink(of record: UnsafeMutablePointer<ObserverRecord>) -> UnsafeMutablePointer<Sink<Value>> {
-        UnsafeMutablePointer(OpaquePointer(UnsafeMutableRawPointer(record) + ObserverRecord.sinkOffset))
+        UnsafeMutablePointer(OpaquePointer(record.sinkAddress))
     }
 
     @inline(__always)

@@ -43,7 +43,7 @@ struct ObserverRecord {
 
 extension UnsafeMutablePointer where Pointee == ObserverRecord {
     /// The address of the record's sink.
-    @inline(__always)
+    @inlinable @inline(__always)
     var sinkAddress: UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(self) + ObserverRecord.sinkOffset
     }
