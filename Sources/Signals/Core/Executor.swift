@@ -1,6 +1,7 @@
 import Dispatch
 
 /// Where a modifier runs its work: inline on the delivering thread, or on a serial queue.
+@usableFromInline
 final class Executor: Sendable {
     /// `nil` runs work inline, on whatever thread delivers the message.
     let queue: DispatchQueue?

@@ -59,6 +59,12 @@ extension HoldsWhileConnecting {
     /// Receives what waited, round by round, until nothing is left; after `rounds` rounds,
     /// hands the rest to a global queue.
     private func receiveHeld(rounds: Int) {
+        // Pinned: what is received here is sent on to modifiers connected after this one
+        // (see `Reclaimer`).
+        DeliveryContext.pinned { receiveHeldPinned(rounds: rounds) }
+    }
+
+    private func receiveHeldPinned(rounds: Int) {
         var round = 0
         while true {
             switch takeHeld(mayTake: round < rounds) {

@@ -18,7 +18,7 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
 
     /// The state and delivery: the endpoint's own relay, a modifier's core, or (for a
     /// ``DispatchModifier``) the relay of what it views.
-    let relay: Relay<Message>
+    @usableFromInline let relay: Relay<Message>
     /// Where modifiers connected to this observable run by default.
     let downstreamExecutor: Executor
 
@@ -47,7 +47,8 @@ extension MessageSource: Subscribable {
     ///
     /// The sink runs inline on the delivering thread, as after ``noDispatch()``.
     public func subscribe(_ sink: @escaping @Sendable (Message) -> Void) -> Connection {
-        let modifier = ThenModifier(upstream: self, core: ThenCore(upstream: self, executor: .inline, action: sink))
+        let modifier = ThenModifier(
+            upstream: self, core: OperatorCore.make(upstream: self, executor: .inline, work: thenWork(sink)))
         return Connection { modifier.detach() }
     }
 }

@@ -23,6 +23,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     let core: ModifierCore<Input, Output>
 
     /// Connects `core`, which was made on `upstream`'s relay, and wraps it.
+    @usableFromInline
     init(upstream: MessageSource<Input>, core: ModifierCore<Input, Output>) {
         self.upstream = upstream
         self.core = core
@@ -55,6 +56,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
 ///
 /// The relay before it holds it strongly, and it holds that relay until it detaches; its
 /// ``Modifier`` handle detaches it when freed, which ends that cycle.
+@usableFromInline
 class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhileConnecting,
     @unchecked Sendable
 {
@@ -71,26 +73,49 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// The thread connecting the core, while it connects.
     private var connectingThread: ConnectingThread?
     let executor: Executor
-    private let runsInline: Bool
+    /// Whether the modifier works on the thread its input arrives on.
+    @usableFromInline let runsInline: Bool
     /// Whether the modifier runs on the thread that sends to it (no queue): see
     /// ``sendResult(_:sequence:)``.
-    private let runsOnSendingThread: Bool
-    private let isDetached = Atomic(false)
+    @usableFromInline let runsOnSendingThread: Bool
+    @usableFromInline let isDetached = Atomic(false)
     /// Set from just before connecting until the replay and what arrived meanwhile were
     /// received: messages arriving then wait in `held`.
-    private let isConnecting = Atomic(false)
+    @usableFromInline let isConnecting = Atomic(false)
     /// The number of the newest numbered message accepted (see ``accept(_:)``).
-    private let lastSequence = Atomic<UInt64>(0)
+    @usableFromInline let lastSequence = Atomic<UInt64>(0)
 
     /// Makes the core of a modifier connected to `source` (the source's relay), which runs on
-    /// `executor` or, if `nil`, where `source` says its modifiers run.
-    init(upstream source: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil) {
+    /// `executor` or, if `nil`, where `source` says its modifiers run; `entry` is how it
+    /// receives (see ``entry(_:)``); by default ``receive(raw:sequence:)``.
+    init(
+        upstream source: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil,
+        entry: @escaping Entry = Receiver.receiveEntry
+    ) {
         let executor = executor ?? source.downstreamExecutor
         self.upstream = source.relay
         self.executor = executor
         runsInline = executor.queue == nil || executor === source.relay.emittingExecutor
         runsOnSendingThread = executor.queue == nil
-        super.init(last: last, emittingExecutor: executor)
+        super.init(last: last, emittingExecutor: executor, entry: entry)
+    }
+
+    /// The entry of a core whose work is `work`, compiled where it is called (inlined into a
+    /// client's chain, for the client's message types): a message that reaches an inline
+    /// modifier that is connected and attached, and is not older than one it processed,
+    /// goes straight to `work`; any other takes ``receive(raw:sequence:)``, which holds,
+    /// queues or drops it.
+    @inlinable
+    static func entry(_ work: @escaping @Sendable (ModifierCore, Input, UInt64?) -> Void) -> Entry {
+        { receiver, message, sequence in
+            // Only a core made with this entry is entered through it.
+            let core = unsafeDowncast(receiver, to: ModifierCore.self)
+            guard core.runsInline, !core.isConnecting.load(ordering: .acquiring) else {
+                return core.receive(raw: message, sequence: sequence)
+            }
+            guard !core.isDetached.load(ordering: .acquiring), core.accept(sequence) else { return }
+            work(core, message.assumingMemoryBound(to: Input.self).pointee, sequence)
+        }
     }
 
     /// Connects the modifier to its upstream and receives the replayed last message before
@@ -150,6 +175,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         }
     }
 
+    @usableFromInline
     override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
         // Connected to an `MessageSource<Input>`, so the message is an `Input`. Passed on by
         // address (`pointee` borrowed, not bound to a copy): a copy is made only where kept.
@@ -186,8 +212,8 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// are; a numbered one (a state from a ``Property``, or a running result) only if it is
     /// newer than every numbered message processed before, so that a modifier whose inputs
     /// race between threads never goes back to an older state.
-    @inline(__always)
-    private func accept(_ sequence: UInt64?) -> Bool {
+    @inlinable @inline(__always)
+    final func accept(_ sequence: UInt64?) -> Bool {
         guard let sequence else { return true }
         return lastSequence.advance(to: sequence)
     }
@@ -198,7 +224,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// (``Relay/sendFromInput(_:sequence:)``). On a queue it sends guarded: a queue's work can
     /// run nested in a closure that spins a run loop, and a nested send must then wait for
     /// the delivery under way, as any other does.
-    @inline(__always)
+    @inlinable @inline(__always)
     final func sendResult(_ output: Output, sequence: UInt64?) {
         if runsOnSendingThread {
             sendFromInput(output, sequence: sequence)
@@ -245,6 +271,41 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     }
 }
 
+/// The core of a one-input modifier whose work is a closure: map, filter, compactMap and
+/// then. Made through ``make(upstream:executor:work:)``, inlined where the operator is called,
+/// so that its entry and its work are compiled for the chain's message types.
+@usableFromInline
+final class OperatorCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Output>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
+
+    /// The modifier's work on one message: what it sends on, through
+    /// ``ModifierCore/sendResult(_:sequence:)``.
+    @usableFromInline let work: @Sendable (ModifierCore<Input, Output>, Input, UInt64?) -> Void
+
+    @usableFromInline
+    init(
+        upstream: MessageSource<Input>, executor: Executor?, entry: @escaping Entry,
+        work: @escaping @Sendable (ModifierCore<Input, Output>, Input, UInt64?) -> Void
+    ) {
+        self.work = work
+        super.init(upstream: upstream, executor: executor, entry: entry)
+    }
+
+    /// The core of a modifier connected to `upstream` that runs on `executor` (or where
+    /// `upstream` says) and does `work`.
+    @inlinable
+    static func make(
+        upstream: MessageSource<Input>, executor: Executor? = nil,
+        work: @escaping @Sendable (ModifierCore<Input, Output>, Input, UInt64?) -> Void
+    ) -> OperatorCore {
+        OperatorCore(upstream: upstream, executor: executor, entry: entry(work), work: work)
+    }
+
+    override func process(_ message: Input, sequence: UInt64?) {
+        work(self, message, sequence)
+    }
+}
+
 /// Messages held while a receiver connects. The non-generic base is what the lock's
 /// closures return, so that they look up no generic metadata.
 class HeldMessagesBase {
@@ -267,6 +328,7 @@ extension MessageSource: ChainEnd {}
 
 extension Atomic where Value == UInt64 {
     /// Raises the value to `sequence` if it is higher; returns whether it was.
+    @usableFromInline
     func advance(to sequence: UInt64) -> Bool {
         var current = load(ordering: .relaxed)
         while sequence > current {

@@ -18,6 +18,7 @@
 /// inlined into a relay's send (measured: map-filter-sink 0.465 → 0.55 s for 3,000
 /// iterations, subscribe-unsubscribe 3.75 → 4.35 s for 200). The mutex is set up and torn
 /// down by the same helpers as `LockedState`'s.
+@usableFromInline
 final class RelayStorage: ManagedBuffer<ObservableState, pthread_mutex_t> {
     /// Makes the storage, with room for a message of `size` bytes aligned to `alignment`.
     static func make(messageSize size: Int, alignment: Int) -> RelayStorage {
@@ -46,7 +47,7 @@ final class RelayStorage: ManagedBuffer<ObservableState, pthread_mutex_t> {
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout ObservableState) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, mutex in
             pthread_mutex_lock(mutex)

@@ -4,10 +4,15 @@ extension MessageSource {
     /// ```swift
     /// text.didSet.compactMap { Int($0) }.then { print("a number: \($0)") }
     /// ```
+    @inlinable
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output?)
         -> CompactMapModifier<Message, Output>
     {
-        CompactMapModifier(upstream: self, core: CompactMapCore(upstream: self, transform: transform))
+        CompactMapModifier(
+            upstream: self,
+            core: OperatorCore.make(upstream: self) { core, message, sequence in
+                if let output = transform(message) { core.sendResult(output, sequence: sequence) }
+            })
     }
 
     /// Passes on a running result: `next` of the previous result (at first `initial`) and
@@ -32,21 +37,6 @@ extension MessageSource {
 public final class CompactMapModifier<Input: Sendable, Output: Sendable>: Modifier<Input, Output>,
     @unchecked Sendable
 {}
-
-/// The work of a ``CompactMapModifier``.
-final class CompactMapCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Output>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
-    private let transform: @Sendable (Input) -> Output?
-
-    init(upstream: MessageSource<Input>, transform: @escaping @Sendable (Input) -> Output?) {
-        self.transform = transform
-        super.init(upstream: upstream)
-    }
-
-    override func process(_ message: Input, sequence: UInt64?) {
-        if let output = transform(message) { sendResult(output, sequence: sequence) }
-    }
-}
 
 /// Accumulates messages into a running result; made by ``MessageSource/scan(_:_:)``.
 public final class ScanModifier<Input: Sendable, Result: Sendable>: Modifier<Input, Result>, @unchecked Sendable {}

@@ -6,8 +6,9 @@ extension MessageSource {
     /// ```
     ///
     /// `action` runs on the chain's executor: the main queue unless the chain says otherwise.
+    @inlinable
     public func then(do action: @escaping @Sendable (Message) -> Void) -> ThenModifier<Message> {
-        ThenModifier(upstream: self, core: ThenCore(upstream: self, action: action))
+        ThenModifier(upstream: self, core: OperatorCore.make(upstream: self, work: thenWork(action)))
     }
 
     /// Calls `method` on `target` with each message, then passes the message on. `target` is
@@ -25,9 +26,11 @@ extension MessageSource {
         let weakTarget = WeakTarget(target)
         return ThenModifier(
             upstream: self,
-            core: ThenCore(upstream: self) { message in
-                if let target = weakTarget.target { method(target)(message) }
-            })
+            core: OperatorCore.make(
+                upstream: self,
+                work: thenWork { message in
+                    if let target = weakTarget.target { method(target)(message) }
+                }))
     }
 
     /// Calls a main-actor `method` on `target` with each message, on the main actor, then
@@ -54,12 +57,14 @@ extension MessageSource {
         let weakTarget = MainActorWeakTarget(target)
         return ThenModifier(
             upstream: self,
-            core: ThenCore(upstream: self, executor: .main) { message in
-                // The modifier's executor is the main queue, which the main actor runs on.
-                MainActor.assumeIsolated {
-                    if let target = weakTarget.target { method(target)(message) }
-                }
-            })
+            core: OperatorCore.make(
+                upstream: self, executor: .main,
+                work: thenWork { message in
+                    // The modifier's executor is the main queue, which the main actor runs on.
+                    MainActor.assumeIsolated {
+                        if let target = weakTarget.target { method(target)(message) }
+                    }
+                }))
     }
 }
 
@@ -67,19 +72,14 @@ extension MessageSource {
 /// both ``MessageSource/then(call:on:)-9aijq`` overloads.
 public final class ThenModifier<Message: Sendable>: Modifier<Message, Message>, @unchecked Sendable {}
 
-/// The work of a ``ThenModifier``.
-final class ThenCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
-    private let action: @Sendable (Message) -> Void
-
-    init(upstream: MessageSource<Message>, executor: Executor? = nil, action: @escaping @Sendable (Message) -> Void) {
-        self.action = action
-        super.init(upstream: upstream, executor: executor)
-    }
-
-    override func process(_ message: Message, sequence: UInt64?) {
+/// The work of a ``ThenModifier``: runs `action`, then sends the message on.
+@inlinable
+func thenWork<Message: Sendable>(
+    _ action: @escaping @Sendable (Message) -> Void
+) -> @Sendable (ModifierCore<Message, Message>, Message, UInt64?) -> Void {
+    { core, message, sequence in
         action(message)
-        sendResult(message, sequence: sequence)
+        core.sendResult(message, sequence: sequence)
     }
 }
 

@@ -10,6 +10,7 @@ public final class Endpoint<Message: Sendable>: MessageSource<Message>, @uncheck
     }
 
     /// Sends `message` from the calling thread.
+    @inlinable
     func fire(_ message: Message) {
         relay.send(message)
     }

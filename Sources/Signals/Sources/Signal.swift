@@ -26,6 +26,7 @@ public final class Signal<Message: Sendable>: Sendable {
     }
 
     /// Sends `message` to every chain connected to ``fired``.
+    @inlinable
     public func fire(with message: Message) {
         fired.fire(message)
     }
