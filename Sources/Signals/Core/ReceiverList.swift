@@ -24,6 +24,22 @@ final class ReceiverList: ManagedBuffer<ReceiverList.Header, Unmanaged<Receiver>
         var capacity: Int
     }
 
+    /// A list of `receiver` alone, retained, with room for `capacity` (at least one).
+    static func make(single receiver: Receiver, capacity: Int) -> ReceiverList {
+        let buffer = create(minimumCapacity: capacity) { _ in Header(count: 1, capacity: capacity) }
+        // `create` always returns an instance of the class it is called on.
+        let list = unsafeDowncast(buffer, to: ReceiverList.self)
+        list.withUnsafeMutablePointerToElements { $0.initialize(to: Unmanaged.passRetained(receiver)) }
+        return list
+    }
+
+    /// Whether the list holds exactly `receiver`. Under the relay's lock.
+    func holdsOnly(_ receiver: AnyObject) -> Bool {
+        withUnsafeMutablePointers { header, elements in
+            header.pointee.count == 1 && elements[0].takeUnretainedValue() === receiver
+        }
+    }
+
     /// A list of `receivers`, each retained, with room for `capacity` (at least as many).
     static func make(_ receivers: [Receiver], capacity: Int) -> ReceiverList {
         let buffer = create(minimumCapacity: capacity) { _ in Header(count: receivers.count, capacity: capacity) }
@@ -150,17 +166,36 @@ final class Reclaimer: Sendable {
         collect()
     }
 
-    /// Retires `list`, which its relay has just replaced under its lock; frees it at once if
-    /// no thread can be walking it.
+    /// Retires `list`, which its relay has just replaced under its lock: frees it at once if
+    /// no thread can be walking it (the common case, without allocating), or keeps it until
+    /// the threads that may be have ended their outermost deliveries.
     func retire(_ list: ReceiverList) {
-        state.withLock { state in
+        let others = state.withLock { state -> Bool in
             let stamp = epoch.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-            state.retired.append((stamp, list))
-            // Sequentially consistent, with the loads of every pin in `collect()` and with
-            // `DeliveryContext.unpin()`'s store and load (see there).
+            // Published before the pins are read, sequentially consistent with them and with
+            // `DeliveryContext.unpin()`'s store and load: a thread seen pinned here sees this
+            // stamp when it unpins, and collects.
             newestRetired.store(stamp, ordering: .sequentiallyConsistent)
+            guard oldestPin(in: state) <= stamp else {
+                if state.retired.isEmpty { newestRetired.store(0, ordering: .releasing) }
+                return !state.retired.isEmpty
+            }
+            state.retired.append((stamp, list))
+            return false
         }
-        collect()
+        // Freed here if it was not kept (the caller's reference was the last), outside the
+        // lock; older lists may have become free too.
+        if others { collect() }
+    }
+
+    /// The earliest epoch a thread is pinned at, or `UInt64.max` if none is pinned.
+    private func oldestPin(in state: State) -> UInt64 {
+        var oldest = UInt64.max
+        for context in state.contexts.values {
+            let pin = context._withUnsafeGuaranteedRef { $0.pinnedEpoch.load(ordering: .sequentiallyConsistent) }
+            if pin != 0 { oldest = min(oldest, pin) }
+        }
+        return oldest
     }
 
     /// Frees every retired list that no pinned thread can be walking, outside the lock.
@@ -168,13 +203,10 @@ final class Reclaimer: Sendable {
     func collect() {
         let freed = state.withLock { state -> [ReceiverList] in
             guard !state.retired.isEmpty else { return [] }
-            var oldestPin = UInt64.max
-            for context in state.contexts.values {
-                let pin = context._withUnsafeGuaranteedRef { $0.pinnedEpoch.load(ordering: .sequentiallyConsistent) }
-                if pin != 0 { oldestPin = min(oldestPin, pin) }
-            }
+            let oldestPin = oldestPin(in: state)
             // A list stamped `stamp` may be walked by a thread pinned at or before `stamp`.
             let kept = state.retired.firstIndex { $0.stamp >= oldestPin } ?? state.retired.endIndex
+            guard kept > 0 else { return [] }
             let freed = state.retired[..<kept].map(\.list)
             state.retired.removeSubrange(..<kept)
             if state.retired.isEmpty { newestRetired.store(0, ordering: .releasing) }

@@ -183,9 +183,14 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
                     old = nil
                 } else {
                     // Full (or none): a new list with room to double, the old one retired.
-                    let receivers = (old?.takeUnretainedValue().receivers ?? []) + [receiver]
-                    state.list = Unmanaged.passRetained(
-                        ReceiverList.make(receivers, capacity: max(2, 2 * receivers.count - 1)))
+                    let list: ReceiverList
+                    if let old {
+                        let receivers = old.takeUnretainedValue().receivers + [receiver]
+                        list = ReceiverList.make(receivers, capacity: 2 * receivers.count - 1)
+                    } else {
+                        list = ReceiverList.make(single: receiver, capacity: 2)
+                    }
+                    state.list = Unmanaged.passRetained(list)
                 }
                 guard state.hasLast else { return Replay(isOwed: false, sequence: nil, replaced: old) }
                 owed.initialize(to: lastSlot.pointee)
@@ -208,6 +213,10 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     func disconnect(_ receiver: AnyObject) {
         let replaced = state.withLock { state -> Unmanaged<ReceiverList>? in
             guard let old = state.list else { return nil }
+            if old._withUnsafeGuaranteedRef({ $0.holdsOnly(receiver) }) {
+                state.list = nil
+                return old
+            }
             var receivers = old.takeUnretainedValue().receivers
             guard let index = receivers.firstIndex(where: { $0 === receiver }) else { return nil }
             receivers.remove(at: index)
