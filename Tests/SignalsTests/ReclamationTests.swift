@@ -49,6 +49,9 @@ struct ReclamationTests {
             #expect(signal.fired.connectedCount == connected.count)
         }
         for sink in everyone { #expect(sink.received == expected[sink.id], "receiver \(sink.id), seed \(seed)") }
+        // Each sink's chain captures the sink, which holds the chain's collection: removing
+        // the chains breaks those cycles.
+        for sink in connected { sink.collection.removeAll() }
     }
 
     @Test("a delivery under way reaches the receivers connected when it began, less those removed before their turn")
@@ -76,6 +79,8 @@ struct ReclamationTests {
         signal.fire(with: 2)
         #expect(log.all.suffix(4) == ["1:2", "2:2", "4:2", "5:2"])
         #expect(signal.fired.connectedCount == 4)
+        // The chains capture `collections`, which hold them: removing them breaks the cycle.
+        for collection in collections { collection.removeAll() }
     }
 
     @Test("a working part removed while its thread delivers is freed when that delivery ends, not before")
