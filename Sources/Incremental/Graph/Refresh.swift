@@ -17,6 +17,7 @@ extension Graph {
     func refresh(_ root: IncrementalNode) {
         flushDeferredPush()
         if isCurrent(root) { return }
+        if refreshDirectly(root) { return }
         let base = frames.count
         begin(Unmanaged.passUnretained(root))
         while frames.count > base {
@@ -25,6 +26,42 @@ extension Graph {
                 begin(input)
             }
         }
+    }
+
+    /// Makes `node` current without the stack when every node it reads is current already
+    /// (a node observed or read right after the nodes below it, the usual case): compares
+    /// their versions with the ones it saw and recomputes if one differs. Returns false,
+    /// having done nothing, for a `flatMap` (it decides what to read from its first input), a
+    /// node being computed (a cycle: the general walk stops with its message), or a node
+    /// with an input that is not current.
+    @inline(__always)
+    private func refreshDirectly(_ node: IncrementalNode) -> Bool {
+        let flags = node.flags
+        guard flags & (Flags.dynamic | Flags.onStack) == 0 else { return false }
+        var changed = flags & (Flags.hasValue | Flags.failed) == 0
+        for index in 0..<node.edges.count {
+            let (inputIsCurrent, version) = node.edges[index].ref._withUnsafeGuaranteedRef {
+                (isCurrent($0), $0.version)
+            }
+            if !inputIsCurrent { return false }
+            if version != node.edges[index].seen { changed = true }
+        }
+        if changed {
+            // On the stack while it computes: a closure that reads this node, or a node
+            // reading it, stops with the cycle message.
+            node.flags = flags | Flags.onStack
+            recomputeDepth += 1
+            let step = node.recompute()
+            recomputeDepth -= 1
+            if step == .changed {
+                versionClock += 1
+                node.version = versionClock
+            }
+            statistics.recomputations += 1
+        }
+        node.flags &= ~(Flags.onStack | Flags.pending)
+        node.checkedAt = epoch
+        return true
     }
 
     /// Takes the node of frame `top` one step: returns an input to bring up to date first,
