@@ -101,6 +101,58 @@ struct PushOrderTests {
         expectStandardError(of: result, contains: "Incremental: a cycle: a node reads its own value")
     }
 
+    @Test("a node read directly (its inputs current) whose closure reads it stops with the cycle message")
+    func cycleInDirectRefresh() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Box { var node: I<Int>? }
+            let graph = Graph()
+            let source = graph.input(0)
+            let box = Box()
+            let node = source.map { value in value > 0 ? box.node!.value : 0 }
+            box.node = node
+            #expect(node.value == 0)
+            source.write(1)
+            _ = node.value
+        }
+        expectStandardError(of: result, contains: "Incremental: a cycle: a node reads its own value")
+    }
+
+    @Test("observers told first read nodes told later current; every queued node computes once, before any observer")
+    func observersReadNodesQueuedAfterThem() {
+        let graph = Graph()
+        let a = graph.input(1)
+        let b = graph.input(10)
+        var runs: [String: Int] = [:]
+        let left = a.map { value in
+            runs["left", default: 0] += 1
+            return value * 2
+        }
+        let right = map2(a, b) { x, y in
+            runs["right", default: 0] += 1
+            return x + y
+        }
+        var seen: [String] = []
+        var propagating = false
+        let first = left.observe { value in
+            // In a propagation, `right` is queued after `left`: current when `left`'s
+            // observer runs, computed by the round, not by this read.
+            let before = runs["right", default: 0]
+            seen.append("left \(value) right \(right.value)")
+            if propagating { #expect(runs["right", default: 0] == before) }
+        }
+        let second = right.observe { seen.append("right \($0)") }
+        runs = [:]
+        propagating = true
+        graph.batch {
+            a.write(2)
+            b.write(20)
+        }
+        #expect(seen == ["left 2 right 11", "right 11", "left 4 right 22", "right 22"])
+        #expect(runs == ["left": 1, "right": 1])
+        #expect(graph.statistics.lastRecomputations == 2)
+        _ = (first, second)
+    }
+
     // An input written again with the same links reuses the order of its last write (a
     // plan); any change of links anywhere makes it walk the readers again.
 
