@@ -8,8 +8,8 @@ extension I {
     /// applied after the computation under way.
     @inlinable
     public func map<Output>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, transform, equatable: false) { input, node in
-            try node.store(node.transform(input.assumingMemoryBound(to: Value.self).pointee))
+        MapNode(self, equatable: false) { input, node in
+            try node.store(transform(input.assumingMemoryBound(to: Value.self).pointee))
         }
     }
 
@@ -20,8 +20,8 @@ extension I {
     /// `map` is called, so a recomputation calls no generic code.
     @inlinable
     public func map<Output: Equatable>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, transform, equatable: true) { input, node in
-            try node.storeEquatable(node.transform(input.assumingMemoryBound(to: Value.self).pointee))
+        MapNode(self, equatable: true) { input, node in
+            try node.storeEquatable(transform(input.assumingMemoryBound(to: Value.self).pointee))
         }
     }
 
@@ -44,9 +44,8 @@ extension I {
 /// `transform` does not run.
 @inlinable
 public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output) -> I<Output> {
-    Map2Node(a, b, transform, equatable: false) { a, b, node in
-        try node.store(
-            node.transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+    Map2Node(a, b, equatable: false) { a, b, node in
+        try node.store(transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
     }
 }
 
@@ -56,9 +55,9 @@ public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, 
 public func map2<A, B, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output
 ) -> I<Output> {
-    Map2Node(a, b, transform, equatable: true) { a, b, node in
+    Map2Node(a, b, equatable: true) { a, b, node in
         try node.storeEquatable(
-            node.transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+            transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
     }
 }
 
@@ -67,9 +66,9 @@ public func map2<A, B, Output: Equatable>(
 public func map3<A, B, C, Output>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, transform, equatable: false) { a, b, c, node in
+    Map3Node(a, b, c, equatable: false) { a, b, c, node in
         try node.store(
-            node.transform(
+            transform(
                 a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
                 c.assumingMemoryBound(to: C.self).pointee))
     }
@@ -81,9 +80,9 @@ public func map3<A, B, C, Output>(
 public func map3<A, B, C, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, transform, equatable: true) { a, b, c, node in
+    Map3Node(a, b, c, equatable: true) { a, b, c, node in
         try node.storeEquatable(
-            node.transform(
+            transform(
                 a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
                 c.assumingMemoryBound(to: C.self).pointee))
     }
@@ -130,23 +129,17 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
 
 // A map node runs a kernel: a closure made where `map` is called (the functions above are
 // inlinable), so specialized for the concrete types, that reads the inputs' values at their
-// addresses, runs the node's transform and stores the result with the node's cutoff. The
-// kernel captures nothing (it reads the transform from the node), so making a node allocates
-// no closure context; its recomputation calls no generic code.
+// addresses, runs the transform and stores the result with the node's cutoff. The node
+// itself is generic only in its value, and its recomputation calls no generic code.
 
 /// A value derived from one other.
 @usableFromInline
-final class MapNode<Input, Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, MapNode<Input, Value>) throws -> Bool
-    @usableFromInline let transform: (Input) throws -> Value
+final class MapNode<Value>: I<Value> {
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, MapNode<Value>) throws -> Bool
     private let kernel: Kernel
 
     @usableFromInline
-    init(
-        _ input: borrowing IncrementalNode, _ transform: @escaping (Input) throws -> Value, equatable: Bool,
-        kernel: @escaping Kernel
-    ) {
-        self.transform = transform
+    init(_ input: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         self.kernel = kernel
         super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: equatable ? nil : .default, edgeCapacity: 1)
         appendEdge(to: input)
@@ -164,18 +157,13 @@ final class MapNode<Input, Value>: I<Value> {
 
 /// A value derived from two others.
 @usableFromInline
-final class Map2Node<A, B, Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, Map2Node<A, B, Value>) throws -> Bool
-    @usableFromInline let transform: (A, B) throws -> Value
+final class Map2Node<Value>: I<Value> {
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, Map2Node<Value>) throws -> Bool
     private let kernel: Kernel
 
     @usableFromInline
-    init(
-        _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, _ transform: @escaping (A, B) throws -> Value,
-        equatable: Bool, kernel: @escaping Kernel
-    ) {
+    init(_ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
-        self.transform = transform
         self.kernel = kernel
         super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 2)
         appendEdge(to: a)
@@ -196,21 +184,20 @@ final class Map2Node<A, B, Value>: I<Value> {
 
 /// A value derived from three others.
 @usableFromInline
-final class Map3Node<A, B, C, Value>: I<Value> {
+final class Map3Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
-        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Map3Node<A, B, C, Value>
+        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Map3Node<Value>
     ) throws -> Bool
-    @usableFromInline let transform: (A, B, C) throws -> Value
     private let kernel: Kernel
 
     @usableFromInline
     init(
         _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, _ c: borrowing IncrementalNode,
-        _ transform: @escaping (A, B, C) throws -> Value, equatable: Bool, kernel: @escaping Kernel
+        equatable: Bool,
+        kernel: @escaping Kernel
     ) {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
-        self.transform = transform
         self.kernel = kernel
         super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 3)
         appendEdge(to: a)
