@@ -2,8 +2,8 @@ import BenchmarkScenarios
 import Foundation
 
 // `report --check [--quick]`: runs every benchmark case a few times and checks its results.
-// `report --write RESULTS_DIR`: turns package-benchmark's exported results into RESULTS.md
-// and results.svg (see Report.swift).
+// `report --write EXPORT_DIR...`: turns package-benchmark's exported results (one folder per
+// pass) into RESULTS.md and results.svg (see Report.swift).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -13,10 +13,11 @@ func usage() -> Never {
         usage: report --check [--quick]     run every case (--quick: once) and check its results
                report --profile NAME [ITERATIONS]
                                             run one case, for a profiler
-               report --write EXPORT_DIR [--output DIR] [--require-every-case]
+               report --write EXPORT_DIR... [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
-                                            current folder) from package-benchmark's jmh export in
-                                            EXPORT_DIR; fail if a case has no measurement
+                                            current folder) from package-benchmark's jmh exports, one
+                                            EXPORT_DIR per pass (each benchmark's lowest median);
+                                            fail if a case has no measurement
         """)
     exit(2)
 }
@@ -60,14 +61,19 @@ case "--profile":
         exit(1)
     }
 case "--write":
-    var options = Array(arguments.dropFirst(2))
+    var options = Array(arguments.dropFirst())
     let requireEveryCase = options.contains("--require-every-case")
     options.removeAll { $0 == "--require-every-case" }
-    guard arguments.count >= 2, options.isEmpty || (options.count == 2 && options[0] == "--output") else { usage() }
-    let output = options.count == 2 ? options[1] : FileManager.default.currentDirectoryPath
+    var output = FileManager.default.currentDirectoryPath
+    if let index = options.firstIndex(of: "--output") {
+        guard index + 1 < options.count else { usage() }
+        output = options[index + 1]
+        options.removeSubrange(index...(index + 1))
+    }
+    guard !options.isEmpty, !options.contains(where: { $0.hasPrefix("--") }) else { usage() }
     do {
         try writeReport(
-            exportDirectory: URL(filePath: arguments[1]), outputDirectory: URL(filePath: output),
+            exportDirectories: options.map { URL(filePath: $0) }, outputDirectory: URL(filePath: output),
             requireEveryCase: requireEveryCase)
     } catch {
         print("report: \(error)")
