@@ -97,7 +97,8 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     line("Written by `Benchmarks/run` from one run of every benchmark: every ratio compares two figures")
     line("from the same run on the same machine. Times are medians of package-benchmark's samples")
     line("(release build); each benchmark checked its results as it ran. The run measured every")
-    line("benchmark in \(exportDirectories.count) pass\(exportDirectories.count == 1 ? "" : "es"), each in a process of its own, and each time is the lowest")
+    let passes = exportDirectories.count == 1 ? "1 pass" : "\(exportDirectories.count) passes"
+    line("benchmark in \(passes), each in a process of its own, and each time is the lowest")
     line("of its medians (this machine's timings are slower by up to 2× in some processes; every")
     line("implementation is treated alike).")
     line()
