@@ -35,19 +35,31 @@ import Testing
 /// (see <doc:TestStoreSemantics>).
 ///
 /// Effects' actions are taken only when the test asks, so the test decides the order.
-/// Waiting never sleeps: it yields to the effects' tasks a bounded number of times.
+/// Waiting never sleeps: it yields to the effects' tasks until what it waits for comes, or
+/// until ``timeout`` has passed on the real clock.
 public final class TestStore<State: Equatable> {
     /// The store under test.
     public let store: Store<State>
     /// The virtual time the store's debounces and throttles run on: advance it to let them
     /// start their effects.
     public let scheduler: TestScheduler
-    private let maximumYields: Int
+    /// The deprecated bound of the waits in yields, when the test store was made with one.
+    private let maximumYields: Int?
     /// What `setUp` registered; kept for the test store's lifetime.
     private let registrations: Connection
 
     /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
     public var exhaustivity: Exhaustivity = .on
+
+    /// How long `receive` waits for an effect's action, and ``finish(fileID:filePath:line:column:)``
+    /// for running effects, before recording a failure; measured on the real clock.
+    ///
+    /// A wait ends as soon as what it waits for has come, so a passing test never waits this
+    /// long; the timeout only bounds a test that would fail. Effects run on other threads,
+    /// which a loaded machine (a CI runner, a parallel test run) may keep from running for a
+    /// while: the default, 5 seconds, leaves them room. Lower it in a test that expects a wait
+    /// to fail; with a timeout of zero (or less), a wait looks once and does not yield.
+    public var timeout: Duration
 
     /// A test store holding `initialState`, set up (reducers, middleware, parcels) by
     /// `setUp`, which returns the connection of what it registered; the test store keeps it.
@@ -62,18 +74,39 @@ public final class TestStore<State: Equatable> {
     ///     effects' `Dependencies.clock`.
     ///   - dependencies: The dependencies of the effects: by default every key's test value,
     ///     and `scheduler` as the clock (unless these set a clock of their own).
-    ///   - maximumYields: How many times waiting yields to effects before it records that an
-    ///     expected action never came.
+    ///   - timeout: How long waits last on the real clock before they record a failure
+    ///     (see ``timeout``).
     ///   - setUp: Registers the reducers, middleware and parcels under test.
     public init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
-        dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int = 10_000,
+        dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
         setUp: (Store<State>) -> Connection = { _ in Connection() }
     ) {
         var dependencies = dependencies
         if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
         store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
         self.scheduler = scheduler
+        self.timeout = timeout
+        self.maximumYields = nil
+        registrations = setUp(store)
+    }
+
+    /// A test store whose waits are bounded by a number of yields rather than by time.
+    ///
+    /// How many yields give effects on other threads time to run depends on the machine and
+    /// on what else it runs, so a bound in yields makes tests fail on loaded machines; use
+    /// the initializer that takes a `timeout:` (see ``timeout``).
+    @available(*, deprecated, message: "waits bounded in yields fail on loaded machines: use timeout:")
+    public init(
+        initialState: State, scheduler: TestScheduler = TestScheduler(),
+        dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int,
+        setUp: (Store<State>) -> Connection = { _ in Connection() }
+    ) {
+        var dependencies = dependencies
+        if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
+        store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
+        self.scheduler = scheduler
+        self.timeout = .seconds(5)
         self.maximumYields = maximumYields
         registrations = setUp(store)
     }
@@ -86,7 +119,21 @@ public final class TestStore<State: Equatable> {
     /// ```
     public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
-        dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int = 10_000,
+        dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
+        setUp: (Store<State>) -> [Connection]
+    ) {
+        self.init(initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout) {
+            store in
+            Connection(grouping: setUp(store))
+        }
+    }
+
+    /// A test store set up by `setUp`, which returns the connections of several
+    /// registrations, whose waits are bounded by a number of yields rather than by time.
+    @available(*, deprecated, message: "waits bounded in yields fail on loaded machines: use timeout:")
+    public convenience init(
+        initialState: State, scheduler: TestScheduler = TestScheduler(),
+        dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int,
         setUp: (Store<State>) -> [Connection]
     ) {
         self.init(
@@ -161,12 +208,11 @@ public final class TestStore<State: Equatable> {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        var yields = 0
-        while store.runningEffectCount > 0 && yields < maximumYields {
+        var wait = startWait()
+        while store.runningEffectCount > 0 {
             store.takeFinishedEffects()
-            if store.runningEffectCount == 0 { break }
+            if store.runningEffectCount == 0 || !wait.mayYield() { break }
             await Task.yield()
-            yields += 1
         }
         store.takeFinishedEffects()
         guard exhaustivity == .on else {
@@ -211,20 +257,23 @@ public final class TestStore<State: Equatable> {
     }
 
     private func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
-        var yields = 0
+        var wait = startWait()
         while true {
             if let action = store.takeNextEffectAction() { return action }
             if store.runningEffectCount == 0 {
                 location.record("Expected an action from an effect, but no effect is running")
                 return nil
             }
-            if yields >= maximumYields {
-                location.record("Expected an action from an effect, but none came after \(maximumYields) yields")
+            if !wait.mayYield() {
+                location.record("Expected an action from an effect, but none came \(wait.bound)")
                 return nil
             }
             await Task.yield()
-            yields += 1
         }
+    }
+
+    private func startWait() -> Wait {
+        Wait(deadline: ContinuousClock.now.advanced(by: timeout), timeout: timeout, yieldsLeft: maximumYields)
     }
 
     private func check(
@@ -282,5 +331,26 @@ struct FailureLocation {
             Comment(rawValue: message),
             sourceLocation: SourceLocation(
                 fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+    }
+}
+
+/// One wait of a test store: it may yield until `deadline` on the real clock, or, for a test
+/// store made with the deprecated bound in yields, that many times.
+private struct Wait {
+    let deadline: ContinuousClock.Instant
+    let timeout: Duration
+    var yieldsLeft: Int?
+
+    /// Whether the wait may yield once more (counting the yield when bounded in yields).
+    mutating func mayYield() -> Bool {
+        guard let left = yieldsLeft else { return ContinuousClock.now < deadline }
+        guard left > 0 else { return false }
+        yieldsLeft = left - 1
+        return true
+    }
+
+    /// The bound, for failure messages.
+    var bound: String {
+        yieldsLeft == nil ? "within \(timeout)" : "within the test store's maximumYields"
     }
 }

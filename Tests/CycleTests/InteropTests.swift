@@ -44,6 +44,8 @@ struct CycleInteropTests {
         }
         models.send(2)
         models.send(1)
+        // Both naps have started their sleeps before time moves (see advanceTasks).
+        #expect(await eventually { scheduler.pendingCount == 2 })
         await scheduler.advanceTasks(by: .milliseconds(999))
         #expect(events.isEmpty)
         await scheduler.advanceTasks(by: .milliseconds(1))
@@ -99,13 +101,14 @@ struct CycleInteropTests {
     }
 }
 
-/// Advances `scheduler` until `condition` holds, letting the feeding task post in between.
+/// Advances `scheduler` until `condition` holds, letting the feeding task post in between
+/// (bounded like `eventually`, on the real clock).
 private func eventuallyAdvance(_ scheduler: TestScheduler, until condition: () -> Bool) async {
-    for _ in 0..<10_000 where !condition() {
-        scheduler.advance()
-        await Task.yield()
-    }
-    #expect(condition())
+    #expect(
+        await eventually {
+            scheduler.advance()
+            return condition()
+        })
 }
 
 /// A thread-safe log for tasks.

@@ -13,6 +13,7 @@ struct ClockTests {
             try await scheduler.sleep(for: .seconds(1))
             log.append(scheduler.now)
         }
+        #expect(await eventually { scheduler.pendingCount == 1 })
         await scheduler.advanceTasks(by: .milliseconds(999))
         #expect(log.all.isEmpty)
         #expect(scheduler.pendingCount == 1)
@@ -32,10 +33,85 @@ struct ClockTests {
                 log.append(scheduler.now)
             }
         }
+        #expect(await eventually { scheduler.pendingCount == 1 })
         await scheduler.advanceTasks(by: .seconds(3))
         try await task.value
         #expect(log.all == [1, 2, 3].map { .zero + .seconds($0) })
         #expect(scheduler.now == .zero + .seconds(3))
+    }
+
+    @Test("advanceTasks waits for a woken task to resume, however long its executor holds it back")
+    func advanceTasksWaitsForResumption() async {
+        let scheduler = TestScheduler()
+        let executor = QueueExecutor("ClockTests.sleeper")
+        let log = Log<SchedulerInstant>()
+        let task = Task(executorPreference: executor) {
+            for _ in 0..<3 {
+                try await scheduler.sleep(for: .seconds(1))
+                log.append(scheduler.now)
+            }
+        }
+        #expect(await eventually { scheduler.pendingCount == 1 })
+        // The sleeper's queue is blocked until another executor has yielded far more often
+        // than advanceTasks does after an instant (100 times).
+        let gate = executor.hold()
+        let opening = Task(executorPreference: QueueExecutor("ClockTests.opener")) {
+            await yieldTimes(10_000)
+            gate.open()
+        }
+        await scheduler.advanceTasks(by: .seconds(3))
+        let woke = log.all
+        #expect(woke == [1, 2, 3].map { .zero + .seconds($0) })
+        if woke.count < 3 { task.cancel() }
+        _ = await task.result
+        await opening.value
+        #expect(scheduler.wokenSleeperCount == 0)
+    }
+
+    @Test("tasks woken together at one instant have all resumed, and slept again, before time moves on")
+    func advanceTasksManySleepers() async {
+        let scheduler = TestScheduler()
+        let log = Log<Int>()
+        let tasks = (0..<20).map { index in
+            Task {
+                for _ in 0..<2 {
+                    try await scheduler.sleep(for: .seconds(1))
+                    log.append(index)
+                }
+            }
+        }
+        #expect(await eventually { scheduler.pendingCount == 20 })
+        await scheduler.advanceTasks(by: .seconds(2))
+        let woke = log.all
+        #expect(woke.count == 40)
+        #expect(Set(woke) == Set(0..<20))
+        if woke.count < 40 { tasks.forEach { $0.cancel() } }
+        for task in tasks { _ = await task.result }
+        #expect(scheduler.wokenSleeperCount == 0)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test(
+        "sleeps cancelled from another thread while an advance wakes them: each ends once, and the count of woken sleeps returns to zero"
+    )
+    func advanceTasksRacingCancellation() async {
+        let scheduler = TestScheduler()
+        let tasks = (0..<50).map { _ in Task { try await scheduler.sleep(for: .seconds(1)) } }
+        #expect(await eventually { scheduler.pendingCount == 50 })
+        let cancelling = Task.detached { for task in tasks.reversed() { task.cancel() } }
+        await scheduler.advanceTasks(by: .seconds(1))
+        await cancelling.value
+        var woken = 0
+        var cancelled = 0
+        for task in tasks {
+            switch await task.result {
+            case .success: woken += 1
+            case .failure(let error): if error is CancellationError { cancelled += 1 }
+            }
+        }
+        #expect(woken + cancelled == 50)
+        #expect(scheduler.wokenSleeperCount == 0)
+        #expect(scheduler.pendingCount == 0)
     }
 
     @Test("cancelling a sleeping task throws CancellationError and cancels its wake-up")
@@ -78,6 +154,7 @@ struct ClockTests {
             try await clock.sleep(for: .seconds(2))
             log.append("woke")
         }
+        #expect(await eventually { scheduler.pendingCount == 1 })
         await scheduler.advanceTasks(by: .seconds(1))
         #expect(log.all.isEmpty)
         await scheduler.advanceTasks(by: .seconds(1))
@@ -97,6 +174,9 @@ struct ClockTests {
             scheduler.schedule(after: .seconds(1)) { log.append("a") },
             scheduler.schedule(after: .seconds(1)) { log.append("b") },
         ]
+        // The scheduler's task sleeps until the earliest work (perhaps after a first sleep
+        // until 2 s, woken early).
+        #expect(await eventually { clock.nextInstant == .zero + .seconds(1) })
         await clock.advanceTasks(by: .seconds(1))
         #expect(await eventually { log.all == ["a", "b"] })
         #expect(scheduler.now == .zero + .seconds(1))
@@ -129,6 +209,7 @@ struct ClockTests {
         let cancelled = scheduler.schedule(after: .seconds(1)) { log.append("cancelled") }
         let kept = scheduler.schedule(after: .seconds(2)) { log.append("kept") }
         cancelled.disconnect()
+        #expect(await eventually { clock.pendingCount == 1 })
         await clock.advanceTasks(by: .seconds(2))
         #expect(await eventually { log.all == ["kept"] })
         #expect(kept.isConnected)

@@ -103,6 +103,7 @@ struct DependencyTests {
     func clockIsTheScheduler() async {
         let store = TestStore(initialState: Page(), setUp: pageReducers)
         store.send(Wait())
+        #expect(await eventually { store.scheduler.pendingCount == 1 })
         await store.scheduler.advanceTasks(by: .seconds(4))
         #expect(store.store.runningEffectCount == 1)
         await store.scheduler.advanceTasks(by: .seconds(1))

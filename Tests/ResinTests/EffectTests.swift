@@ -117,7 +117,8 @@ struct EffectTests {
     @Test("the test store records actions nobody received and effects left running")
     func exhaustiveness() async {
         struct Forever: Action {}
-        let store = TestStore(initialState: SearchState(), maximumYields: 100) { store in
+        // The effect that never ends makes `finish` wait its whole timeout: kept short.
+        let store = TestStore(initialState: SearchState(), timeout: .milliseconds(100)) { store in
             [
                 store.register(searchParcel(Backend())),
                 store.register(
@@ -126,14 +127,69 @@ struct EffectTests {
                     }),
             ]
         }
+        // Forever first: the search's results may come at any time after its send, and a
+        // send after them would record that they were not received (the race this test once
+        // lost), outside the known issue.
+        store.send(Forever())
         store.send(Search(query: "q")) {
             $0.query = "q"
             $0.isSearching = true
         }
-        store.send(Forever())
         await withKnownIssue {
             await store.finish()
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("still running") || text.contains("did not receive")
         }
+    }
+
+    @Test("receive waits on the real clock, not a count of yields: an action that comes after many yields is received")
+    func receiveWaitsForSlowEffects() async {
+        struct Go: Action {}
+        struct Done: Action, Equatable {}
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let store = TestStore(initialState: SearchState()) { store in
+            store.register(
+                Middleware<SearchState>.on(Go.self) { _, context in
+                    context.run { send in
+                        for await _ in gate { break }
+                        send(Done())
+                    }
+                })
+        }
+        store.send(Go())
+        // Opened only after more yields than the test store's former bound (10,000), counted
+        // on an executor of its own, so that tests running in parallel do not slow them.
+        let opening = Task(executorPreference: QueueExecutor("EffectTests.opener")) {
+            await yieldTimes(30_000)
+            opener.yield()
+        }
+        await store.receive(Done())
+        await opening.value
+        await store.finish()
+    }
+
+    @Test("a wait that outlasts the timeout records that the action never came, and says how long it waited")
+    func receiveTimesOut() async {
+        struct Go: Action {}
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let store = TestStore(initialState: SearchState(), timeout: .milliseconds(20)) { store in
+            store.register(
+                Middleware<SearchState>.on(Go.self) { _, context in
+                    context.run { _ in for await _ in gate {} }
+                })
+        }
+        #expect(store.timeout == .milliseconds(20))
+        store.send(Go())
+        await withKnownIssue {
+            await store.receive(Results(items: []))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("none came within 0.02 seconds")
+        }
+        // Once the effect ends, nothing is left running.
+        opener.finish()
+        store.timeout = .seconds(60)
+        await store.finish()
     }
 
     @Test("the test store records an expected action that never comes")
@@ -151,11 +207,7 @@ struct EffectTests {
         let store = Store(initialState: SearchState(), scheduler: scheduler)
         registrations += store.register(searchParcel(Backend()))
         store.dispatch(Search(query: "x"))
-        var yields = 0
-        while scheduler.pendingCount == 0 && yields < 10_000 {
-            await Task.yield()
-            yields += 1
-        }
+        #expect(await eventually { scheduler.pendingCount > 0 })
         #expect(store.state.value.results.isEmpty)
         scheduler.advance()
         #expect(store.state.value.results == ["X", "x!"])

@@ -248,6 +248,8 @@ struct TestStoreModesTests {
             ]
         }
         store.send(Start())
+        // The effect's task has started its sleep before time moves (see advanceTasks).
+        #expect(await eventually { clock.pendingCount == 1 })
         await clock.advanceTasks(by: .milliseconds(500))
         #expect(clock.pendingCount == 1)
         await clock.advanceTasks(by: .milliseconds(500))

@@ -1,13 +1,21 @@
-/// Waits, by yielding (never sleeping), until `condition` holds; `false` if it never does
-/// within `yields` yields. Runs on the caller's actor, so `condition` may read its state.
+/// Waits, by yielding (never sleeping), until `condition` holds; `false` if it still does not
+/// hold after `limit`. Runs on the caller's actor, so `condition` may read its state.
+///
+/// The limit is a guard against a test that would otherwise wait forever, not a timing: a
+/// condition that holds returns at once, however slow the machine. It is measured on the real
+/// clock, not in yields, because what the tests wait for (a Dispatch queue draining, a thread
+/// finishing, a server receiving) runs on other threads, which a loaded machine may keep from
+/// running for longer than any fixed number of yields takes.
 public func eventually(
-    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool, yields: Int = 100_000
+    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool, within limit: Duration = .seconds(60)
 ) async -> Bool {
-    for _ in 0..<yields {
-        if condition() { return true }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: limit)
+    while !condition() {
+        guard clock.now < deadline else { return condition() }
         await Task.yield()
     }
-    return condition()
+    return true
 }
 
 /// Yields `count` times, letting other tasks on the caller's executor run.

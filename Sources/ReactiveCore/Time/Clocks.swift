@@ -58,7 +58,8 @@ extension Scheduler {
 /// ```swift
 /// let scheduler = TestScheduler()
 /// let task = Task { try await scheduler.sleep(for: .seconds(1)); print("woke") }
-/// await scheduler.advanceTasks(by: .seconds(1))   // prints "woke", at once
+/// while scheduler.pendingCount == 0 { await Task.yield() }   // the task sleeps
+/// await scheduler.advanceTasks(by: .seconds(1))              // prints "woke", at once
 /// ```
 ///
 /// A sleep schedules its wake-up like any other work (it counts in ``pendingCount`` and
@@ -84,12 +85,20 @@ extension TestScheduler: Clock {
     ///
     /// Before moving time, and again after each instant at which work ran, the caller
     /// yields to other tasks, so that a task woken at one instant can schedule its next
-    /// sleep before time moves past it. The first wait ends as soon as work is scheduled
-    /// (a task that is about to sleep has done so) or after `maximumYields` yields; later
-    /// waits yield `maximumYields` times. Yielding never sleeps, but whether another task
-    /// has run by then is up to the executors: tasks on the caller's actor always have;
-    /// tasks on the global executor almost always have, as with every virtual clock for
-    /// Swift concurrency.
+    /// sleep before time moves past it:
+    ///
+    /// - Before moving time, the wait ends as soon as work is scheduled (a task that is
+    ///   about to sleep has done so) or after `maximumYields` yields. To be sure a task has
+    ///   started its sleep, wait for ``pendingCount`` first.
+    /// - After an instant, the wait lasts until every task whose sleep on this scheduler
+    ///   ended at that instant has resumed (bounded by a minute on the real clock, in case
+    ///   its executor never runs it), then `maximumYields` yields more, for the code between
+    ///   its wake-up and its next sleep.
+    ///
+    /// Yielding never sleeps. A woken task has resumed before time moves on, however loaded
+    /// the machine; that it reached its next sleep within the yields that follow is up to
+    /// the executors, as with every virtual clock for Swift concurrency: it always has when
+    /// the code between is synchronous and the machine is not starved.
     ///
     /// - Precondition: `duration` is not negative; no other advance is under way.
     public func advanceTasks(by duration: Duration = .zero, maximumYields: Int = 100) async {
@@ -104,10 +113,22 @@ extension TestScheduler: Clock {
         }
         while let next = nextInstant, next <= deadline {
             advance(to: next)
+            let clock = ContinuousClock()
+            let limit = clock.now.advanced(by: .seconds(60))
+            while wokenSleeperCount > 0 && clock.now < limit { await Task.yield() }
             for _ in 0..<maximumYields { await Task.yield() }
         }
         advance(to: deadline)
     }
+}
+
+/// A scheduler that counts the sleeps on it that it ended and whose tasks have not resumed
+/// yet: ``TestScheduler``, so that `advanceTasks` can wait for them.
+protocol SleepTracking: Sendable {
+    /// A sleep's wake-up is about to resume its task.
+    func sleeperWillResume()
+    /// A task resumed from a sleep its wake-up ended.
+    func sleeperDidResume()
 }
 
 /// Sleeps on `scheduler` until `deadline`: the work of ``SchedulerClock`` and of
@@ -116,15 +137,20 @@ func sleepOnScheduler(_ scheduler: some Scheduler, until deadline: SchedulerInst
     try Task.checkCancellation()
     guard deadline > scheduler.now else { return }
     let sleeper = Sleeper()
+    let tracking = scheduler as? any SleepTracking
     try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             guard sleeper.start(continuation) else { return }
-            let wake = scheduler.schedule(at: deadline) { sleeper.finish(with: .success(())) }
+            let wake = scheduler.schedule(at: deadline) {
+                sleeper.finish(with: .success(()), beforeResuming: tracking?.sleeperWillResume)
+            }
             sleeper.keep(wake)
         }
     } onCancel: {
         sleeper.finish(with: .failure(CancellationError()))
     }
+    // Only the wake-up resumes with success, and it counted this resumption.
+    tracking?.sleeperDidResume()
 }
 
 /// One sleep's state: its continuation until it resumes, and the scheduled wake-up until it
@@ -163,8 +189,9 @@ private final class Sleeper: Sendable {
         if finished { wake.disconnect() }
     }
 
-    /// Resumes the continuation with `result`, once; cancels the wake-up.
-    func finish(with result: Result<Void, any Error>) {
+    /// Resumes the continuation with `result`, once, calling `beforeResuming` first if it
+    /// does; cancels the wake-up.
+    func finish(with result: Result<Void, any Error>, beforeResuming: (() -> Void)? = nil) {
         let (continuation, wake) = state.withLock {
             state -> (CheckedContinuation<Void, any Error>?, Connection?) in
             if case .failure = result { state.isCancelled = true }
@@ -174,6 +201,8 @@ private final class Sleeper: Sendable {
             return (continuation, state.wake)
         }
         wake?.disconnect()
-        continuation?.resume(with: result)
+        guard let continuation else { return }
+        beforeResuming?()
+        continuation.resume(with: result)
     }
 }

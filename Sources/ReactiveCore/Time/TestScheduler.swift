@@ -30,6 +30,8 @@ public final class TestScheduler: Scheduler {
         var now: SchedulerInstant
         var queue = ScheduleQueue<@Sendable () -> Void>()
         var isAdvancing = false
+        /// Sleeps on this scheduler that its work ended and whose tasks have not resumed.
+        var wokenSleepers = 0
     }
 
     private let state: LockedState<State>
@@ -140,4 +142,12 @@ public final class TestScheduler: Scheduler {
             return work
         }
     }
+}
+
+extension TestScheduler: SleepTracking {
+    func sleeperWillResume() { state.withLock { $0.wokenSleepers += 1 } }
+    func sleeperDidResume() { state.withLock { $0.wokenSleepers -= 1 } }
+
+    /// How many sleeps on this scheduler an advance ended whose tasks have not resumed yet.
+    var wokenSleeperCount: Int { state.withLock { $0.wokenSleepers } }
 }
