@@ -34,13 +34,12 @@ struct EffectStressTests {
         store.dispatch(StartLanes())
         #expect(store.runningEffectCount == lanes)
         // The store's domain is this task: drain while the effects are still sending, until
-        // every effect has finished (bounded by rounds, not by time).
-        var rounds = 0
-        while store.runningEffectCount > 0 && rounds < 1_000_000 {
-            scheduler.advance()
-            await Task.yield()
-            rounds += 1
-        }
+        // every effect has finished.
+        #expect(
+            await eventually {
+                scheduler.advance()
+                return store.runningEffectCount == 0
+            })
         scheduler.advance()
         let received = store.state.value.received
         #expect(store.runningEffectCount == 0)
@@ -88,14 +87,15 @@ struct EffectStressTests {
             })
         for lane in 0..<lanes { store.dispatch(Flood(lane: lane)) }
         var rounds = 0
-        while (store.runningEffectCount > 0 || stopped.count < lanes) && rounds < 1_000_000 {
-            scheduler.advance()
-            if rounds % 7 == 0, let lane = (0..<lanes).first(where: { !stopped.contains($0) }) {
-                store.dispatch(Stop(lane: lane))
-            }
-            await Task.yield()
-            rounds += 1
-        }
+        #expect(
+            await eventually {
+                scheduler.advance()
+                if rounds % 7 == 0, let lane = (0..<lanes).first(where: { !stopped.contains($0) }) {
+                    store.dispatch(Stop(lane: lane))
+                }
+                rounds += 1
+                return store.runningEffectCount == 0 && stopped.count == lanes
+            })
         scheduler.advance()
         await Task.yield()
         scheduler.advance()
