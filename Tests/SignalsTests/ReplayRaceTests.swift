@@ -52,14 +52,17 @@ struct ReplayRaceTests {
 
     @Test(
         "connecting a chain whose work is slower than another thread's firing ends, and the chain gets every later message in order",
-        .timeLimit(.minutes(1))
+        // A guard against the drain that never ended, not a timing: in a full parallel run on
+        // two loaded cores this test has taken 100 s from its start to its end (most of it
+        // waiting for the concurrency pool), so a one-minute limit could fail a correct run.
+        .timeLimit(.minutes(5))
     )
     func connectUnderFirehose() async {
         let signal = Signal<Int>(value: 0)
         let firing = LoopingThread { signal.fire(with: $0) }
         // While the chains connect, each message's work is slower than the firing loop's, so
         // messages keep arriving while those that waited are received: a drain that ran
-        // until none was left never ended (the time limit fails it). Fast afterwards, so
+        // until none was left never ended (the time limit names it). Fast afterwards, so
         // that receiving the rest stays short.
         let isSlow = Atomic(true)
         let observables = ObservableCollection()
