@@ -57,8 +57,10 @@ public final class TestStore<State: Equatable> {
     /// A wait ends as soon as what it waits for has come, so a passing test never waits this
     /// long; the timeout only bounds a test that would fail. Effects run on other threads,
     /// which a loaded machine (a CI runner, a parallel test run) may keep from running for a
-    /// while: the default, 5 seconds, leaves them room. Lower it in a test that expects a wait
-    /// to fail; with a timeout of zero (or less), a wait looks once and does not yield.
+    /// while: the default, 5 seconds, leaves them room. A wait also yields at least 10,000
+    /// times before it gives up, for effects isolated to the test's own actor, which other
+    /// work may hold for longer than the timeout. Lower the timeout in a test that expects a
+    /// wait to fail.
     public var timeout: Duration
 
     /// A test store holding `initialState`, set up (reducers, middleware, parcels) by
@@ -273,7 +275,7 @@ public final class TestStore<State: Equatable> {
     }
 
     private func startWait() -> Wait {
-        Wait(deadline: ContinuousClock.now.advanced(by: timeout), timeout: timeout, yieldsLeft: maximumYields)
+        Wait(deadline: ContinuousClock.now.advanced(by: timeout), timeout: timeout, maximumYields: maximumYields)
     }
 
     private func check(
@@ -334,23 +336,33 @@ struct FailureLocation {
     }
 }
 
-/// One wait of a test store: it may yield until `deadline` on the real clock, or, for a test
-/// store made with the deprecated bound in yields, that many times.
+/// One wait of a test store: it may yield until `deadline` on the real clock and at least
+/// 10,000 times, or, for a test store made with the deprecated bound in yields, that many
+/// times.
 private struct Wait {
     let deadline: ContinuousClock.Instant
     let timeout: Duration
-    var yieldsLeft: Int?
+    let maximumYields: Int?
+    private var yielded = 0
 
-    /// Whether the wait may yield once more (counting the yield when bounded in yields).
+    init(deadline: ContinuousClock.Instant, timeout: Duration, maximumYields: Int?) {
+        self.deadline = deadline
+        self.timeout = timeout
+        self.maximumYields = maximumYields
+    }
+
+    /// Whether the wait may yield once more; counts the yield.
     mutating func mayYield() -> Bool {
-        guard let left = yieldsLeft else { return ContinuousClock.now < deadline }
-        guard left > 0 else { return false }
-        yieldsLeft = left - 1
-        return true
+        let goesOn =
+            if let maximumYields { yielded < maximumYields } else {
+                yielded < 10_000 || ContinuousClock.now < deadline
+            }
+        if goesOn { yielded += 1 }
+        return goesOn
     }
 
     /// The bound, for failure messages.
     var bound: String {
-        yieldsLeft == nil ? "within \(timeout)" : "within the test store's maximumYields"
+        maximumYields == nil ? "within \(timeout)" : "after \(yielded) yields"
     }
 }

@@ -86,7 +86,7 @@ struct ReplayRaceTests {
         isSlow.store(false, ordering: .relaxed)
         let last = firing.stop()
         // What waited is received in order, possibly on a global queue after `append`.
-        #expect(await eventually { logs.allSatisfy { $0.all.last == last } })
+        #expect(await eventually({ logs.allSatisfy { $0.all.last == last } }, yields: 10_000_000))
         for log in logs {
             let values = log.all
             #expect(Self.increases(values))

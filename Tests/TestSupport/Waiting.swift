@@ -1,19 +1,27 @@
 /// Waits, by yielding (never sleeping), until `condition` holds; `false` if it still does not
-/// hold after `limit`. Runs on the caller's actor, so `condition` may read its state.
+/// hold once the wait has yielded `yields` times *and* lasted `limit` on the real clock.
+/// Runs on the caller's actor, so `condition` may read its state.
 ///
-/// The limit is a guard against a test that would otherwise wait forever, not a timing: a
-/// condition that holds returns at once, however slow the machine. It is measured on the real
-/// clock, not in yields, because what the tests wait for (a Dispatch queue draining, a thread
-/// finishing, a server receiving) runs on other threads, which a loaded machine may keep from
-/// running for longer than any fixed number of yields takes.
+/// The bounds guard against a test that would otherwise wait forever; they are not a timing:
+/// a condition that holds returns at once, however slow the machine. There are two because a
+/// loaded machine starves a wait in two ways:
+/// - What the test waits for runs on another thread (a Dispatch queue draining, a thread
+///   finishing, a server receiving), which the machine may keep from running for longer
+///   than any number of yields takes: the bound in time covers it.
+/// - What it waits for runs on the caller's actor, which other tests may hold for a long
+///   time (under ThreadSanitizer, synchronous main-actor tests held it for over a minute):
+///   then each yield is one turn for it, and the bound in yields covers it.
 public func eventually(
-    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool, within limit: Duration = .seconds(60)
+    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool, yields: Int = 100_000,
+    within limit: Duration = .seconds(60)
 ) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: limit)
+    var yielded = 0
     while !condition() {
-        guard clock.now < deadline else { return condition() }
+        guard yielded < yields || clock.now < deadline else { return condition() }
         await Task.yield()
+        yielded += 1
     }
     return true
 }

@@ -91,9 +91,9 @@ extension TestScheduler: Clock {
     ///   about to sleep has done so) or after `maximumYields` yields. To be sure a task has
     ///   started its sleep, wait for ``pendingCount`` first.
     /// - After an instant, the wait lasts until every task whose sleep on this scheduler
-    ///   ended at that instant has resumed (bounded by a minute on the real clock, in case
-    ///   its executor never runs it), then `maximumYields` yields more, for the code between
-    ///   its wake-up and its next sleep.
+    ///   ended at that instant has resumed (in case its executor never runs it, not past a
+    ///   minute on the real clock and 100,000 yields, whichever ends later), then
+    ///   `maximumYields` yields more, for the code between its wake-up and its next sleep.
     ///
     /// Yielding never sleeps. A woken task has resumed before time moves on, however loaded
     /// the machine; that it reached its next sleep within the yields that follow is up to
@@ -113,9 +113,15 @@ extension TestScheduler: Clock {
         }
         while let next = nextInstant, next <= deadline {
             advance(to: next)
+            // Until the woken tasks have resumed; in case one's executor never runs it, not
+            // past a minute and 100,000 yields, whichever ends later.
             let clock = ContinuousClock()
             let limit = clock.now.advanced(by: .seconds(60))
-            while wokenSleeperCount > 0 && clock.now < limit { await Task.yield() }
+            var yielded = 0
+            while wokenSleeperCount > 0 && (yielded < 100_000 || clock.now < limit) {
+                await Task.yield()
+                yielded += 1
+            }
             for _ in 0..<maximumYields { await Task.yield() }
         }
         advance(to: deadline)
