@@ -36,7 +36,7 @@ import Testing
 ///
 /// Effects' actions are taken only when the test asks, so the test decides the order.
 /// Waiting never sleeps: it yields to the effects' tasks until what it waits for comes, or
-/// until ``timeout`` has passed on the real clock.
+/// until ``timeout`` has passed on the real clock and it has yielded 10,000 times.
 public final class TestStore<State: Equatable> {
     /// The store under test.
     public let store: Store<State>
@@ -79,18 +79,14 @@ public final class TestStore<State: Equatable> {
     ///   - timeout: How long waits last on the real clock before they record a failure
     ///     (see ``timeout``).
     ///   - setUp: Registers the reducers, middleware and parcels under test.
-    public init(
+    public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
         setUp: (Store<State>) -> Connection = { _ in Connection() }
     ) {
-        var dependencies = dependencies
-        if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
-        store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
-        self.scheduler = scheduler
-        self.timeout = timeout
-        self.maximumYields = nil
-        registrations = setUp(store)
+        self.init(
+            initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
+            maximumYields: nil, setUp: setUp)
     }
 
     /// A test store whose waits are bounded by a number of yields rather than by time.
@@ -99,16 +95,26 @@ public final class TestStore<State: Equatable> {
     /// on what else it runs, so a bound in yields makes tests fail on loaded machines; use
     /// the initializer that takes a `timeout:` (see ``timeout``).
     @available(*, deprecated, message: "waits bounded in yields fail on loaded machines: use timeout:")
-    public init(
+    public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), maximumYields: Int,
         setUp: (Store<State>) -> Connection = { _ in Connection() }
+    ) {
+        self.init(
+            initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: .seconds(5),
+            maximumYields: maximumYields, setUp: setUp)
+    }
+
+    /// The initializers' common work: the store, the clock, the bounds and the registrations.
+    private init(
+        initialState: State, scheduler: TestScheduler, dependencies: Dependencies, timeout: Duration,
+        maximumYields: Int?, setUp: (Store<State>) -> Connection
     ) {
         var dependencies = dependencies
         if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
         store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
         self.scheduler = scheduler
-        self.timeout = .seconds(5)
+        self.timeout = timeout
         self.maximumYields = maximumYields
         registrations = setUp(store)
     }
