@@ -46,7 +46,7 @@ let package = Package(
         // A store on Incremental: actions, reducers, middleware, focused stores, parcels.
         .target(name: "Resin", dependencies: ["Incremental", "ReactiveCore"]),
         // Resin's exhaustive test store; a module of its own so apps do not link Testing.
-        .target(name: "ResinTesting", dependencies: ["Resin"]),
+        .target(name: "ResinTesting", dependencies: ["Resin", "ReactiveCore"]),
 
         // A driver loop: events -> reducer -> driver models -> drivers -> events.
         .target(name: "Cycle", dependencies: ["ReactiveCore"]),

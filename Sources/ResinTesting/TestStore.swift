@@ -1,3 +1,4 @@
+import ReactiveCore
 import Resin
 import Testing
 
@@ -219,7 +220,7 @@ public final class TestStore<State: Equatable> {
         var wait = startWait()
         while store.runningEffectCount > 0 {
             store.takeFinishedEffects()
-            if store.runningEffectCount == 0 || !wait.mayYield() { break }
+            if store.runningEffectCount == 0 || !wait.allowsYield() { break }
             await Task.yield()
         }
         store.takeFinishedEffects()
@@ -272,16 +273,19 @@ public final class TestStore<State: Equatable> {
                 location.record("Expected an action from an effect, but no effect is running")
                 return nil
             }
-            if !wait.mayYield() {
-                location.record("Expected an action from an effect, but none came \(wait.bound)")
+            if !wait.allowsYield() {
+                let bound = maximumYields == nil ? "within \(timeout)" : "after \(wait.yielded) yields"
+                location.record("Expected an action from an effect, but none came \(bound)")
                 return nil
             }
             await Task.yield()
         }
     }
 
-    private func startWait() -> Wait {
-        Wait(deadline: ContinuousClock.now.advanced(by: timeout), timeout: timeout, maximumYields: maximumYields)
+    /// A wait's bound: the timeout and 10,000 yields, or the deprecated bound in yields alone.
+    private func startWait() -> WaitBound {
+        if let maximumYields { return WaitBound(yields: maximumYields, duration: .zero) }
+        return WaitBound(yields: 10_000, duration: timeout)
     }
 
     private func check(
@@ -339,36 +343,5 @@ struct FailureLocation {
             Comment(rawValue: message),
             sourceLocation: SourceLocation(
                 fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
-    }
-}
-
-/// One wait of a test store: it may yield until `deadline` on the real clock and at least
-/// 10,000 times, or, for a test store made with the deprecated bound in yields, that many
-/// times.
-private struct Wait {
-    let deadline: ContinuousClock.Instant
-    let timeout: Duration
-    let maximumYields: Int?
-    private var yielded = 0
-
-    init(deadline: ContinuousClock.Instant, timeout: Duration, maximumYields: Int?) {
-        self.deadline = deadline
-        self.timeout = timeout
-        self.maximumYields = maximumYields
-    }
-
-    /// Whether the wait may yield once more; counts the yield.
-    mutating func mayYield() -> Bool {
-        let goesOn =
-            if let maximumYields { yielded < maximumYields } else {
-                yielded < 10_000 || ContinuousClock.now < deadline
-            }
-        if goesOn { yielded += 1 }
-        return goesOn
-    }
-
-    /// The bound, for failure messages.
-    var bound: String {
-        maximumYields == nil ? "within \(timeout)" : "after \(yielded) yields"
     }
 }

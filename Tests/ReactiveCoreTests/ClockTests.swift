@@ -114,6 +114,23 @@ struct ClockTests {
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test("a wait bound gives up only past both its yields and its time: yields alone, time alone, neither")
+    func waitBound() {
+        var yieldsOnly = WaitBound(yields: 3, duration: .zero)
+        let allowed = (0..<5).map { _ in yieldsOnly.allowsYield() }
+        #expect(allowed == [true, true, true, false, false])
+        #expect(yieldsOnly.yielded == 3)
+        // Past its yields, a bound whose minute has not passed still allows yields.
+        var timeLeft = WaitBound(yields: 0, duration: .seconds(60))
+        let allowedForTime = (0..<1_000).map { _ in timeLeft.allowsYield() }
+        #expect(allowedForTime.allSatisfy { $0 })
+        #expect(timeLeft.yielded == 1_000)
+        var none = WaitBound(yields: 0, duration: .zero)
+        let allowedNone = none.allowsYield()
+        #expect(!allowedNone)
+        #expect(none.yielded == 0)
+    }
+
     @Test("cancelling a sleeping task throws CancellationError and cancels its wake-up")
     func cancelSleep() async {
         let scheduler = TestScheduler()

@@ -115,13 +115,8 @@ extension TestScheduler: Clock {
             advance(to: next)
             // Until the woken tasks have resumed; in case one's executor never runs it, not
             // past a minute and 100,000 yields, whichever ends later.
-            let clock = ContinuousClock()
-            let limit = clock.now.advanced(by: .seconds(60))
-            var yielded = 0
-            while wokenSleeperCount > 0 && (yielded < 100_000 || clock.now < limit) {
-                await Task.yield()
-                yielded += 1
-            }
+            var bound = WaitBound(yields: 100_000, duration: .seconds(60))
+            while wokenSleeperCount > 0 && bound.allowsYield() { await Task.yield() }
             for _ in 0..<maximumYields { await Task.yield() }
         }
         advance(to: deadline)
