@@ -141,6 +141,41 @@ struct BroadcasterTests {
         }
     }
 
+    @Test("a sink added skipping queued values receives only values sent after it was added")
+    func skippingQueued() {
+        let broadcaster = Broadcaster<Int>()
+        var plain: [Int] = []
+        var skipping: [Int] = []
+        var lateSkipping: [Int] = []
+        let first = broadcaster.add { value in
+            switch value {
+            case 1:
+                broadcaster.send(2)
+                broadcaster.send(3)
+                _ = broadcaster.add { plain.append($0) }
+                _ = broadcaster.add({ skipping.append($0) }, skippingQueued: true)
+                broadcaster.send(4)
+            case 2:
+                // Delivered from the queue with 3 and 4 still waiting.
+                _ = broadcaster.add({ lateSkipping.append($0) }, skippingQueued: true)
+                broadcaster.send(5)
+            default:
+                break
+            }
+        }
+        broadcaster.send(1)
+        #expect(plain == [2, 3, 4, 5])
+        #expect(skipping == [4, 5])
+        #expect(lateSkipping == [5])
+        // Outside a delivery nothing waits: both kinds receive every value.
+        var idleSkipping: [Int] = []
+        _ = broadcaster.add({ idleSkipping.append($0) }, skippingQueued: true)
+        broadcaster.send(6)
+        #expect(idleSkipping == [6])
+        #expect(skipping == [4, 5, 6])
+        broadcaster.remove(first)
+    }
+
     @Test("a sink's connection removes it; a broadcaster is Subscribable")
     func subscribable() {
         let broadcaster = Broadcaster<Int>()

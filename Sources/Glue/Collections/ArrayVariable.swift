@@ -12,7 +12,7 @@
 public final class ArrayVariable<Element>: ObservableArrayType, UpdatableType, TransactionParticipant {
     private var storage: [Element]
     private var transactionDepth = 0
-    private let signal = Signal<Update<ArrayChange<Element>>>()
+    private let signal = Signal<Update<ArrayChange<Element>>>.reportingAppliedChanges()
 
     /// Creates an array variable holding `elements`.
     public init(_ elements: [Element] = []) {
@@ -106,7 +106,7 @@ public final class ArrayVariable<Element>: ObservableArrayType, UpdatableType, T
 public final class SetVariable<Element: Hashable>: ObservableSetType, UpdatableType, TransactionParticipant {
     private var storage: Set<Element>
     private var transactionDepth = 0
-    private let signal = Signal<Update<SetChange<Element>>>()
+    private let signal = Signal<Update<SetChange<Element>>>.reportingAppliedChanges()
 
     /// Creates a set variable holding `elements`.
     public init(_ elements: Set<Element> = []) {

@@ -5,7 +5,7 @@
 /// from creation to deinit rather than only while observed: reading their value is then
 /// always O(1) and always current.
 final class ChangeFollower<BaseChange: ChangeType, Change: ChangeType> {
-    let signal = Signal<Update<Change>>()
+    let signal = Signal<Update<Change>>.reportingAppliedChanges()
     private var upstream: Connection?
 
     /// Starts following `updates`; `translate` turns each base change into this

@@ -19,7 +19,7 @@
 public final class Variable<Value>: UpdatableValueType, TransactionParticipant, SinkType {
     private var storage: Value
     private var transactionDepth = 0
-    private let signal = Signal<Update<ValueChange<Value>>>()
+    private let signal = Signal<Update<ValueChange<Value>>>.reportingAppliedChanges()
 
     /// Creates a variable holding `initialValue`.
     public init(_ initialValue: Value) {

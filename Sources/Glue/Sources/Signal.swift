@@ -35,9 +35,25 @@ public final class Signal<Value>: SourceType, SinkType {
     private var retainedOwner: AnyObject?
     /// The object to retain while the signal has subscribers.
     weak var owner: AnyObject?
+    /// Whether the signal reports changes its owner has already applied to its value (an
+    /// observable's updates): a sink added during a delivery then starts from that value,
+    /// which already holds every update still queued, so it skips them instead of applying
+    /// them twice.
+    private let reportsAppliedChanges: Bool
 
     /// Creates a signal with no subscribers.
-    public init() {}
+    public init() {
+        reportsAppliedChanges = false
+    }
+
+    /// Creates the signal of an observable's updates, whose value runs ahead of them.
+    static func reportingAppliedChanges() -> Signal {
+        Signal(reportsAppliedChanges: true)
+    }
+
+    private init(reportsAppliedChanges: Bool) {
+        self.reportsAppliedChanges = reportsAppliedChanges
+    }
 
     /// Whether any sink is subscribed.
     public var isConnected: Bool { !broadcaster.isEmpty }
@@ -59,7 +75,7 @@ public final class Signal<Value>: SourceType, SinkType {
 
     /// Starts sending values to `sink` until the returned connection disconnects.
     public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
-        let key = broadcaster.add(sink)
+        let key = broadcaster.add(sink, skippingQueued: reportsAppliedChanges)
         if broadcaster.count == 1 { setActive(true) }
         return Connection(isolated: { self.remove(key) })
     }

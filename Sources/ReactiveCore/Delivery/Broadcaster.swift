@@ -20,7 +20,11 @@
 /// - **Removed means removed.** A sink removed during a delivery receives nothing more: not
 ///   the rest of the value in flight, not the queued ones.
 /// - **Added during a delivery:** the sink does not receive the value in flight, and does
-///   receive the values queued after it.
+///   receive the values queued after it. A sink added with `skippingQueued: true` does not
+///   receive the values queued before it either: only those sent after it was added. That is
+///   the rule for a broadcaster of changes to state its owner has already applied (an
+///   observable's changes): the sink starts from the current state, which already holds
+///   every change still waiting, and would apply them twice.
 /// - Delivering a value allocates nothing; the delivery path is inlinable, so it is
 ///   specialized for the value type where `send` is called.
 ///
@@ -30,11 +34,15 @@ public final class Broadcaster<Value> {
     struct Entry {
         @usableFromInline let key: Int
         @usableFromInline var sink: ((Value) -> Void)?
+        /// The number of the last value this sink does not receive: values are numbered from
+        /// 1 in the order they are delivered.
+        @usableFromInline let since: Int
 
         @usableFromInline
-        init(key: Int, sink: ((Value) -> Void)?) {
+        init(key: Int, sink: ((Value) -> Void)?, since: Int) {
             self.key = key
             self.sink = sink
+            self.since = since
         }
     }
 
@@ -45,6 +53,11 @@ public final class Broadcaster<Value> {
     @exclusivity(unchecked) private var nextKey = 0
     @exclusivity(unchecked) @usableFromInline var liveCount = 0
     @exclusivity(unchecked) @usableFromInline var needsCompaction = false
+    /// How many values were accepted for delivery (delivered at once or queued), and how many
+    /// of those were delivered. Every accepted value is delivered once, in the order accepted,
+    /// so value number `n` is the `n`th accepted; `accepted - delivered` are waiting.
+    @exclusivity(unchecked) @usableFromInline var accepted = 0
+    @exclusivity(unchecked) @usableFromInline var delivered = 0
     /// The value being delivered and those sent meanwhile.
     @usableFromInline let deliveries = SerialQueue<Value>()
 
@@ -61,15 +74,20 @@ public final class Broadcaster<Value> {
     @inlinable
     public func send(_ value: Value) {
         guard liveCount > 0 || deliveries.isProcessing else { return }
+        accepted += 1
         deliveries.submit(value) { deliver($0) }
         if needsCompaction && !deliveries.isProcessing { compact() }
     }
 
     /// Adds `sink` after the others; returns the key that removes it.
-    public func add(_ sink: @escaping (Value) -> Void) -> Int {
+    ///
+    /// Added during a delivery, the sink misses the value in flight; it receives the values
+    /// queued behind it unless `skippingQueued` is `true`, in which case it receives only the
+    /// values sent after this call.
+    public func add(_ sink: @escaping (Value) -> Void, skippingQueued: Bool = false) -> Int {
         let key = nextKey
         nextKey += 1
-        entries.append(Entry(key: key, sink: sink))
+        entries.append(Entry(key: key, sink: sink, since: skippingQueued ? accepted : delivered))
         liveCount += 1
         return key
     }
@@ -96,11 +114,14 @@ public final class Broadcaster<Value> {
     @inlinable
     func deliver(_ value: Value) {
         // Sinks added during this delivery sit past `end` and miss the value in flight; a
-        // sink removed during it has no closure any more.
+        // sink removed during it has no closure any more; a sink added while this value
+        // waited, skipping the queued ones, has a `since` of at least its number.
+        delivered += 1
+        let number = delivered
         let end = entries.count
         var index = 0
         while index < end {
-            if let sink = entries[index].sink { sink(value) }
+            if entries[index].since < number, let sink = entries[index].sink { sink(value) }
             index += 1
         }
     }
