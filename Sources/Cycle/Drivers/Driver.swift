@@ -11,3 +11,8 @@ public protocol Driver {
     /// Renders `models` and returns the driver's events.
     func rendered(_ models: EventStream<Model>) -> EventStream<Event>
 }
+
+/// The last model a driver rendered, so that an equal one is not rendered again.
+final class LastWritten<State> {
+    var value: State?
+}
