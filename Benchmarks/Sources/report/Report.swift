@@ -1,7 +1,7 @@
 import BenchmarkScenarios
 import Foundation
 
-/// One benchmark's result, from package-benchmark's JMH exports: the median of its samples, in
+/// One benchmark's result, from package-benchmark's exports: the median of its samples, in
 /// the pass whose median was lowest.
 struct Measurement {
     /// Wall-clock time of one iteration, median, in microseconds.
@@ -14,24 +14,35 @@ struct ReportError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Reads every `*.jmh.json` in `directory`, keyed by benchmark name (`scenario/implementation`).
+/// Reads every `*.influx.csv` in `directory`, keyed by benchmark name (`scenario/implementation`).
+///
+/// The report reads package-benchmark's influx export, which has every metric of every case.
+/// Its JMH export leaves out any case without a throughput, and package-benchmark records a
+/// sample's throughput as whole iterations per second: none for an iteration longer than two
+/// seconds (the 1M-row recomputation on a slow or loaded machine).
 func loadMeasurements(_ directory: URL) throws -> [String: Measurement] {
-    struct Metric: Decodable { var scorePercentiles: [String: Double] }
-    struct Element: Decodable {
-        var benchmark: String
-        var secondaryMetrics: [String: Metric]?
-    }
     let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-        .filter { $0.lastPathComponent.hasSuffix(".jmh.json") }
-    guard !files.isEmpty else { throw ReportError(description: "no .jmh.json export in \(directory.path)") }
-    var measurements: [String: Measurement] = [:]
+        .filter { $0.lastPathComponent.hasSuffix(".influx.csv") }
+    guard !files.isEmpty else { throw ReportError(description: "no .influx.csv export in \(directory.path)") }
+    var nanoseconds: [String: Double] = [:]
+    var mallocs: [String: Double] = [:]
     for file in files {
-        for element in try JSONDecoder().decode([Element].self, from: Data(contentsOf: file)) {
-            let name = element.benchmark.replacingOccurrences(of: "package.benchmark.ParadigmBenchmarks.", with: "")
-            guard let time = element.secondaryMetrics?["Time (wall clock)"]?.scorePercentiles["50.0"] else { continue }
-            let mallocs = element.secondaryMetrics?["Malloc (total)"]?.scorePercentiles["50.0"] ?? .nan
-            measurements[name] = Measurement(microseconds: time, mallocs: mallocs)
+        // Columns: measurement, hostName, processorType, processors, memory, kernelVersion,
+        // metric, unit, test, percentile, value, ...; benchmark names hold no commas.
+        for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count > 10, Double(fields[9]) == 50, let value = Double(fields[10]) else { continue }
+            let name = String(fields[8])
+            switch fields[6] {
+            case "Time(wallclock)": nanoseconds[name] = value
+            case "Malloc(total)": mallocs[name] = value
+            default: continue
+            }
         }
+    }
+    var measurements: [String: Measurement] = [:]
+    for (name, time) in nanoseconds {
+        measurements[name] = Measurement(microseconds: time / 1_000, mallocs: mallocs[name] ?? .nan)
     }
     return measurements
 }

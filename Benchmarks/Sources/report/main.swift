@@ -15,7 +15,7 @@ func usage() -> Never {
                                             run one case, for a profiler
                report --write EXPORT_DIR... [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
-                                            current folder) from package-benchmark's jmh exports, one
+                                            current folder) from package-benchmark's influx exports, one
                                             EXPORT_DIR per pass (each benchmark's lowest median);
                                             fail if a case has no measurement
         """)
