@@ -159,6 +159,79 @@ struct EngineTests {
         #expect(graph.nodeCount == 0)
     }
 
+    @Test("a million flatMaps, each capturing the previous one in its closure, are freed without recursion")
+    func deepFlatMapCaptures() {
+        let graph = Graph()
+        do {
+            let input = graph.input(0)
+            var node: I<Int> = input
+            for _ in 0..<1_000_000 {
+                let previous = node
+                node = input.flatMap { _ in previous }
+            }
+            #expect(graph.nodeCount == 1_000_001)
+        }
+        #expect(graph.nodeCount == 0)
+    }
+
+    @Test("long chains whose closures capture nodes are freed without recursion: maps, cutoffs, collections")
+    func deepClosureCaptures() {
+        let graph = Graph()
+        do {
+            let input = graph.input(0)
+            var node: I<Int> = input
+            for _ in 0..<200_000 {
+                let previous = node
+                node = input.map { $0 + (previous.isNecessary ? 1 : 0) }
+            }
+            for _ in 0..<200_000 {
+                let previous = node
+                node = map2(input, input) { a, _ in a + (previous.isNecessary ? 1 : 0) }
+            }
+            for _ in 0..<200_000 {
+                let previous = node
+                node = mapN([input]) { $0[0] + (previous.isNecessary ? 1 : 0) }
+            }
+            for _ in 0..<200_000 {
+                let previous = node
+                node = input.map { $0 }.setCutoff(.custom { _, _ in previous.isNecessary })
+            }
+            let array = graph.arrayInput([1, 2, 3])
+            var filtered: I<IncrementalArray<Int>> = array
+            for _ in 0..<100_000 {
+                let previous = filtered
+                filtered = array.filterElements { _ in !previous.isNecessary }
+            }
+            var total: I<Int> = input
+            for _ in 0..<100_000 {
+                let previous = total
+                total = array.fold(0, add: { $0 + $1 + (previous.isNecessary ? 1 : 0) }, remove: { $0 - $1 })
+            }
+            #expect(graph.nodeCount > 1_000_000)
+            _ = (node, filtered, total)
+        }
+        #expect(graph.nodeCount == 0)
+    }
+
+    @Test("a chain of flatMaps that each make a node reading the previous one computes, propagates and is freed")
+    func deepFlatMapChain() {
+        let graph = Graph()
+        do {
+            let input = graph.input(0)
+            var node: I<Int> = input
+            for _ in 0..<500 {
+                let previous = node
+                node = input.flatMap { _ in previous.map { $0 + 1 } }
+            }
+            var seen: [Int] = []
+            let connection = node.observe { seen.append($0) }
+            input.write(1)
+            #expect(seen == [500, 501])
+            connection.disconnect()
+        }
+        #expect(graph.nodeCount == 0)
+    }
+
     @Test("an observer added during a notification receives each value once")
     func observerAddedDuringNotification() {
         let graph = Graph()

@@ -145,8 +145,8 @@ final class FilterFlags<Element> {
 /// change, and only the new edits are applied.
 final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecordingCollection>: I<Output> {
     unowned(unsafe) let input: I<Input>
-    private let apply: (Input, Int, inout Output) -> Void
-    private let rebuild: (Input) -> Output
+    private var apply: (Input, Int, inout Output) -> Void
+    private var rebuild: (Input) -> Output
     private var seen = SeenChange()
     /// The propagation whose change the value records; edits made in the same one extend it.
     private var openWindow = -1
@@ -163,6 +163,13 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
         self.rebuild = rebuild
         super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: .alwaysPropagate)
         appendEdge(to: input)
+    }
+
+    deinit {
+        // The graph releases the closures after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); those left in their place capture nothing.
+        graph.releaseAfterDeinit((apply, rebuild))
+        (apply, rebuild) = ({ _, _, _ in }, { _ in preconditionFailure("Incremental: a released node rebuilt") })
     }
 
     override func recompute() -> Step {
@@ -210,8 +217,8 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
 /// A node whose value folds a collection's edits into a result.
 final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
     unowned(unsafe) let input: I<Input>
-    private let apply: (inout Result, Input, Int) -> Void
-    private let rebuild: (Input) -> Result
+    private var apply: (inout Result, Input, Int) -> Void
+    private var rebuild: (Input) -> Result
     private var seen = SeenChange()
 
     init(
@@ -223,6 +230,13 @@ final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
         self.rebuild = rebuild
         super.init(graph: Unmanaged.passUnretained(input.graph))
         appendEdge(to: input)
+    }
+
+    deinit {
+        // The graph releases the closures after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); those left in their place capture nothing.
+        graph.releaseAfterDeinit((apply, rebuild))
+        (apply, rebuild) = ({ _, _, _ in }, { _ in preconditionFailure("Incremental: a released node rebuilt") })
     }
 
     override func recompute() -> Step {

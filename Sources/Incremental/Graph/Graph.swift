@@ -95,6 +95,11 @@ public final class Graph {
     @exclusivity(unchecked) var currentScope: IncrementalNode?
     /// Nodes whose last reference went while the graph frees others; see `releaseLater`.
     @exclusivity(unchecked) private var graveyard = RawList<Unmanaged<IncrementalNode>>()
+    /// Closures that freed nodes let go of (a `map`'s transform, a `flatMap`'s), released by
+    /// the same loop as `graveyard`: a closure may capture nodes, whose own closures capture
+    /// more (a chain of `flatMap`s each returning the previous one), and releasing them in
+    /// the nodes' deinits would recurse once per link.
+    @exclusivity(unchecked) private var closureGraveyard: [Any] = []
     @exclusivity(unchecked) private var isReleasing = false
     /// The nodes' ``IncrementalNode/debugName``s.
     @exclusivity(unchecked) var debugNames: [ObjectIdentifier: String] = [:]
@@ -447,11 +452,30 @@ public final class Graph {
         drainGraveyard()
     }
 
-    private func drainGraveyard() {
+    /// Takes `closure` from a node whose deinit is running, to release it after that deinit,
+    /// without recursing. The node must let go of its own reference right after this call
+    /// (see ``IncrementalNode/deinit``, which then releases what the graph took).
+    func releaseAfterDeinit(_ closure: Any) {
+        closureGraveyard.append(closure)
+    }
+
+    /// Releases what `releaseLater` and `releaseAfterDeinit` took, unless a release is
+    /// already under way (which then releases it: one loop, no recursion).
+    func drainGraveyard() {
         guard !isReleasing else { return }
         isReleasing = true
         withExtendedLifetime(self) {
-            while !graveyard.isEmpty { graveyard.removeLast().release() }
+            while true {
+                if !graveyard.isEmpty {
+                    graveyard.removeLast().release()
+                } else if !closureGraveyard.isEmpty {
+                    // Released at the end of this statement, inside the loop: nodes it frees
+                    // hand their edges and closures back to the lists above.
+                    _ = closureGraveyard.removeLast()
+                } else {
+                    break
+                }
+            }
         }
         isReleasing = false
     }

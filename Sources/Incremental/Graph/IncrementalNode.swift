@@ -90,6 +90,10 @@ public class IncrementalNode {
         }
     }
 
+    /// Runs after the deinits of the node's kind, which hand their closures to the graph
+    /// (`releaseAfterDeinit`) and replace them with closures that capture nothing: the graph
+    /// then holds the only reference to each, and releases them here, in its loop, with the
+    /// nodes the edges held.
     deinit {
         // Through an unmanaged reference: the node holds the graph until its deinit ends.
         Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
@@ -99,6 +103,7 @@ public class IncrementalNode {
             edges.deallocate()
             subs.deallocate()
             graph.blocks.deallocate(block, sizeClass: blockClass)
+            graph.drainGraveyard()
         }
     }
 

@@ -31,7 +31,7 @@ extension I {
 /// edge 1.
 final class BindNode<Input, Value>: I<Value> {
     unowned(unsafe) let lhs: I<Input>
-    let transform: (Input) throws -> I<Value>
+    private var transform: (Input) throws -> I<Value>
     /// The derived nodes the current run of `transform` made.
     private var scope: [WeakNode] = []
 
@@ -40,6 +40,14 @@ final class BindNode<Input, Value>: I<Value> {
         self.transform = transform
         super.init(graph: Unmanaged.passUnretained(lhs.graph), flags: Flags.dynamic, edgeCapacity: 2)
         appendEdge(to: lhs)
+    }
+
+    deinit {
+        // The transform usually captures nodes, whose own transforms capture more (a chain of
+        // `flatMap`s): the graph releases it after this node, in its loop, without recursing.
+        // The closure left in its place captures nothing.
+        graph.releaseAfterDeinit(transform)
+        transform = { _ in throw InvalidatedNode() }
     }
 
     override func recompute() -> Step {

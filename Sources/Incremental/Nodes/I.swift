@@ -68,6 +68,12 @@ public class I<Value>: IncrementalNode {
         // Every observer's connection holds the node, and removed records are freed when
         // deliveries end; none is left, unless a delivery was cut short.
         freeRemovedObservers()
+        // A custom cutoff's closure goes to the graph, as kinds' closures do (see `Graph`'s
+        // `releaseAfterDeinit`).
+        if let equality {
+            graph.releaseAfterDeinit(equality)
+            self.equality = nil
+        }
         if hasValue && !_isPOD(Value.self) { slot.deinitialize(count: 1) }
         // The block itself is freed by `IncrementalNode`, after the edges in it.
         if UnsafeMutableRawPointer(slot) != block { deallocateSlot(slot) }

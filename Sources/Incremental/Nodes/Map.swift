@@ -136,13 +136,20 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
 @usableFromInline
 final class MapNode<Value>: I<Value> {
     @usableFromInline typealias Kernel = (UnsafeRawPointer, MapNode<Value>) throws -> Bool
-    private let kernel: Kernel
+    private var kernel: Kernel
 
     @usableFromInline
     init(_ input: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
         self.kernel = kernel
         super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: equatable ? nil : .default, edgeCapacity: 1)
         appendEdge(to: input)
+    }
+
+    deinit {
+        // The graph releases the closure after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); the closure left in its place captures nothing.
+        graph.releaseAfterDeinit(kernel)
+        kernel = { _, _ in false }
     }
 
     override func recompute() -> Step {
@@ -159,7 +166,14 @@ final class MapNode<Value>: I<Value> {
 @usableFromInline
 final class Map2Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, Map2Node<Value>) throws -> Bool
-    private let kernel: Kernel
+    private var kernel: Kernel
+
+    deinit {
+        // The graph releases the closure after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); the closure left in its place captures nothing.
+        graph.releaseAfterDeinit(kernel)
+        kernel = { _, _, _ in false }
+    }
 
     @usableFromInline
     init(_ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
@@ -188,7 +202,14 @@ final class Map3Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
         UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Map3Node<Value>
     ) throws -> Bool
-    private let kernel: Kernel
+    private var kernel: Kernel
+
+    deinit {
+        // The graph releases the closure after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); the closure left in its place captures nothing.
+        graph.releaseAfterDeinit(kernel)
+        kernel = { _, _, _, _ in false }
+    }
 
     @usableFromInline
     init(
@@ -237,7 +258,7 @@ extension IncrementalNode {
 }
 
 final class MapNNode<Element, Value>: I<Value> {
-    let transform: ([Element]) throws -> Value
+    private var transform: ([Element]) throws -> Value
     /// The values handed to `transform`, refilled in place on each recomputation: unless the
     /// closure keeps the array, recomputing allocates nothing.
     private var values: [Element] = []
@@ -249,6 +270,13 @@ final class MapNNode<Element, Value>: I<Value> {
         super.init(graph: Unmanaged.passUnretained(graph), edgeCapacity: nodes.count)
         values.reserveCapacity(nodes.count)
         for node in nodes { appendEdge(to: node) }
+    }
+
+    deinit {
+        // The graph releases the closure after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); the closure left in its place captures nothing.
+        graph.releaseAfterDeinit(transform)
+        transform = { _ in throw InvalidatedNode() }
     }
 
     override func recompute() -> Step {
