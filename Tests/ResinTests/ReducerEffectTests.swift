@@ -1,4 +1,5 @@
 import Resin
+import Synchronization
 import ResinTesting
 import TestSupport
 import Testing
@@ -16,6 +17,13 @@ private struct Echo: Action, Equatable { var text: String }
 private struct Stop: Action, Equatable {}
 private struct Start: Action, Equatable { var row: Int }
 private struct RemoveRow: Action, Equatable { var row: Int }
+
+/// Counts from any thread.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
 
 @Suite("Resin: effects returned by reducers")
 struct ReducerEffectTests {
@@ -207,6 +215,89 @@ struct ReducerEffectTests {
         #expect(unhandled == 0)
         open.finish()
         _ = remove
+    }
+
+    @Test("an element's effects asked for in the action that removes the element never start")
+    func effectsOfAnElementRemovedByTheSameAction() async {
+        let scheduler = TestScheduler()
+        let store = Store(initialState: Finder(rows: [1: "a", 2: "b"]), scheduler: scheduler)
+        let started = Counter()
+        // The element's reducer runs first and asks for work; the parent's removes it after.
+        var rows: [Connection] = []
+        for row in [1, 2] {
+            rows.append(
+                store.focus(\.rows, key: row).register(
+                    Reducer<String?, RemoveRow> { _, action in
+                        guard action.row == row else { return .none }
+                        return .merge(
+                            .run { _ in started.increment() },
+                            .send(Echo(text: "from \(row)")),
+                            .send(Echo(text: "paced \(row)")).debounce(id: "row \(row)", for: .seconds(1)),
+                            .send(Echo(text: "throttled \(row)")).throttle(
+                                id: "throttle \(row)", for: .seconds(1), latest: true))
+                    }))
+        }
+        let remove = store.register(Reducer<Finder, RemoveRow> { state, action in state.rows[action.row] = nil })
+        var echoes: [String] = []
+        let echo = store.register(Reducer<Finder, Echo> { _, echo in echoes.append(echo.text) })
+        store.dispatch(RemoveRow(row: 1))
+        #expect(store.runningEffectCount == 0)
+        #expect(store.pacingEffectCount == 0)
+        scheduler.advance(by: .seconds(2))
+        #expect(echoes.isEmpty)
+        // The element that stays still starts its effects.
+        store.dispatch(RemoveRow(row: 3))
+        #expect(echoes.isEmpty)
+        _ = (rows, remove, echo)
+        await Task.yield()
+        #expect(started.value == 0)
+    }
+
+    @Test("an element removed while its debounce waits: the debounced effect does not start when the pause ends")
+    func debounceOfARemovedElement() {
+        let scheduler = TestScheduler()
+        let store = Store(initialState: Finder(rows: [1: "a"]), scheduler: scheduler)
+        let element = store.focus(\.rows, key: 1).register(
+            Reducer<String?, Start> { _, _ in .send(Echo(text: "late")).debounce(id: "row", for: .seconds(1)) })
+        let remove = store.register(Reducer<Finder, RemoveRow> { state, action in state.rows[action.row] = nil })
+        var echoes: [String] = []
+        let echo = store.register(Reducer<Finder, Echo> { _, echo in echoes.append(echo.text) })
+        store.dispatch(Start(row: 1))
+        #expect(store.pacingEffectCount == 1)
+        store.dispatch(RemoveRow(row: 1))
+        scheduler.advance(by: .seconds(2))
+        #expect(echoes.isEmpty)
+        _ = (element, remove, echo)
+    }
+
+    @Test("a debounce shared by id belongs to the focus that asked last: freeing another focus keeps it")
+    func sharedDebounceFollowsItsOwner() {
+        let scheduler = TestScheduler()
+        let store = Store(initialState: Finder(rows: [1: "a", 2: "b"]), scheduler: scheduler)
+        var echoes: [String] = []
+        let echo = store.register(Reducer<Finder, Echo> { _, echo in echoes.append(echo.text) })
+        var rows: [Int: Connection] = [:]
+        for row in [1, 2] {
+            rows[row] = store.focus(\.rows, key: row).register(
+                Reducer<String?, Start> { _, start in
+                    guard start.row == row else { return .none }
+                    return .send(Echo(text: "from \(row)")).debounce(id: "shared", for: .seconds(1))
+                })
+        }
+        store.dispatch(Start(row: 1))
+        store.dispatch(Start(row: 2))
+        // Row 1 asked first; its effect was replaced by row 2's, which now waits.
+        rows[1] = nil
+        #expect(store.pacingEffectCount == 1)
+        scheduler.advance(by: .seconds(2))
+        #expect(echoes == ["from 2"])
+        // The other way round: the focus whose effect waits goes, and takes it along.
+        store.dispatch(Start(row: 2))
+        rows[2] = nil
+        #expect(store.pacingEffectCount == 0)
+        scheduler.advance(by: .seconds(2))
+        #expect(echoes == ["from 2"])
+        _ = echo
     }
 
     @Test("finished and cancelled effects are forgotten: a thousand of them leave nothing behind")

@@ -112,6 +112,16 @@ public struct Effect: Sendable {
     }
 }
 
+extension Effect.Step {
+    /// Whether the step only cancels.
+    var isCancellation: Bool {
+        switch self {
+        case .cancel, .cancelRunning: true
+        case .run, .send, .pace: false
+        }
+    }
+}
+
 /// An effect's id, as the store keeps it: any `Hashable & Sendable` value.
 ///
 /// Unchecked `Sendable`: the `AnyHashable` wraps only `Sendable` values (the initializer

@@ -304,7 +304,11 @@ class Engine {
     }
 
     private func start(_ effect: Effect, owner: FocusNode?) {
-        for step in effect.steps {
+        // A focus whose part is gone (its element was removed, by the same action or since a
+        // debounce took the effect) starts nothing: what it would start could never be
+        // cancelled by the focus, which already went. Its cancellations still apply.
+        let steps = owner?.isInAbsentPart == true ? effect.steps.filter(\.isCancellation) : effect.steps
+        for step in steps {
             switch step {
             case .run(let id, let operation):
                 startRun(id: id, operation, owner: owner)
@@ -344,7 +348,7 @@ class Engine {
             pauses[id] = pause
         }
         owner?.ownedPacers.insert(id)
-        pacer.send(PacedEffect(effect: effect, owner: owner))
+        pacer.send(PacedEffect(effect: effect, owner: owner, ownerID: owner.map(ObjectIdentifier.init)))
         if !pacer.isPacing, pacers[id] === pacer { removePacer(id) }
     }
 
@@ -389,14 +393,21 @@ class Engine {
     /// Cancels what `node` started and is still running or waiting: its focus went away
     /// (freed, or its optional slice became absent).
     func cancelEffects(ownedBy node: FocusNode) {
-        cancelEffects(numbers: node.ownedEffects, pacers: node.ownedPacers)
+        cancelEffects(numbers: node.ownedEffects, pacers: node.ownedPacers, owner: ObjectIdentifier(node))
         node.ownedEffects.removeAll()
         node.ownedPacers.removeAll()
     }
 
-    func cancelEffects(numbers: Set<Int>, pacers ids: Set<EffectID>) {
+    /// Cancels the running effects `numbers`, and the debounces and throttles among `ids`
+    /// that hold an effect of `owner`. A pacer holding another focus's effect (which asked
+    /// under the same id after `owner` did) keeps it: that effect belongs to the focus that
+    /// asked for it, and goes only with that focus.
+    ///
+    /// `owner` is an identifier, not a reference: this runs from the focus's `deinit`.
+    func cancelEffects(numbers: Set<Int>, pacers ids: Set<EffectID>, owner: ObjectIdentifier) {
         for number in numbers { cancel(number: number) }
         for id in ids {
+            guard let held = pacers[id]?.held, held.ownerID == owner else { continue }
             removePacer(id)?.cancel()
         }
     }
@@ -459,9 +470,12 @@ class Engine {
 /// An effect waiting in a debounce or a throttle, with the focus that asked for it.
 struct PacedEffect {
     let effect: Effect
-    /// Not retained: a focus cancels the pacers it asked for in its `deinit`, which drops
-    /// what they hold.
+    /// Not retained: a focus cancels, in its `deinit`, the pacers that hold an effect of
+    /// its own, which drops it; so a held effect's owner is alive.
     unowned(unsafe) let owner: FocusNode?
+    /// The owner's identity, to compare while the owner's `deinit` runs (when the reference
+    /// itself must not be loaded).
+    let ownerID: ObjectIdentifier?
 }
 
 /// Writes a focus's current state into its graph input.

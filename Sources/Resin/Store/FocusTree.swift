@@ -97,12 +97,23 @@ final class FocusNode {
 
     deinit {
         if !ownedEffects.isEmpty || !ownedPacers.isEmpty {
-            engine?.cancelEffects(numbers: ownedEffects, pacers: ownedPacers)
+            engine?.cancelEffects(numbers: ownedEffects, pacers: ownedPacers, owner: ObjectIdentifier(self))
         }
         if let parent, let key { parent.remove(self, key: key) }
     }
 
     var hasOwnedEffects: Bool { !ownedEffects.isEmpty || !ownedPacers.isEmpty }
+
+    /// Whether this focus's part, or the part of a focus it is inside, is an absent optional
+    /// (an element that is gone).
+    var isInAbsentPart: Bool {
+        var node: FocusNode? = self
+        while let current = node {
+            if current.refresher?.isAbsent == true { return true }
+            node = current.parent
+        }
+        return false
+    }
 
     var hasChildren: Bool { !byKey.isEmpty }
 

@@ -77,6 +77,9 @@ public final class Pacer<Value> {
     /// Whether a pause or a wait is running.
     public var isPacing: Bool { machine.isPacing }
 
+    /// The value held to pass later, if any.
+    public var held: Value? { machine.held }
+
     /// Takes in `value`: passes it on now, holds it for later, or drops it, as the rule says.
     public func send(_ value: Value) {
         switch machine.receive(value, at: scheduler.now) {

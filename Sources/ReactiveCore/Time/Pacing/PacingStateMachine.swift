@@ -112,6 +112,15 @@ public struct PacingStateMachine<Value> {
         self.pause = pause
     }
 
+    /// The value held to pass later, if any.
+    public var held: Value? {
+        switch state {
+        case .idle: nil
+        case .pausing(_, let held): held
+        case .waiting(let held, _, _): held
+        }
+    }
+
     /// Whether a pause or a wait is running (or, for the leading-edge throttle, ran until an
     /// instant not yet known to have passed).
     public var isPacing: Bool {
