@@ -1,6 +1,6 @@
 import Resin
-import Synchronization
 import ResinTesting
+import Synchronization
 import TestSupport
 import Testing
 
