@@ -1,5 +1,7 @@
+import Foundation
 import ReactiveCore
 import Resin
+import Synchronization
 import Testing
 
 #if canImport(XCTest)
@@ -35,6 +37,10 @@ import Testing
 /// Set ``exhaustivity`` to ``Exhaustivity/off`` to assert only what a test cares about
 /// (see <doc:TestStoreSemantics>).
 ///
+/// A test store released without everything asserted (a test that forgets `finish()`)
+/// records the same failures `finish()` would, at the line that made the test store: actions
+/// effects sent that nobody received, effects still running, debounces still waiting.
+///
 /// Effects' actions are taken only when the test asks, so the test decides the order.
 /// Waiting never sleeps: it yields to the effects' tasks until what it waits for comes, or
 /// until ``timeout`` has passed on the real clock and it has yielded 10,000 times.
@@ -48,6 +54,8 @@ public final class TestStore<State: Equatable> {
     private let maximumYields: Int?
     /// What `setUp` registered; kept for the test store's lifetime.
     private let registrations: Connection
+    /// Where the test store was made: where its release reports what was left unasserted.
+    private let creation: FailureLocation
 
     /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
     public var exhaustivity: Exhaustivity = .on
@@ -83,11 +91,13 @@ public final class TestStore<State: Equatable> {
     public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         setUp: (Store<State>) -> Connection = { _ in Connection() }
     ) {
         self.init(
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
-            maximumYields: nil, setUp: setUp)
+            maximumYields: nil,
+            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column), setUp: setUp)
     }
 
     /// A test store whose waits are bounded by a number of yields rather than by time.
@@ -103,14 +113,17 @@ public final class TestStore<State: Equatable> {
     ) {
         self.init(
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: .seconds(5),
-            maximumYields: maximumYields, setUp: setUp)
+            maximumYields: maximumYields,
+            creation: FailureLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
+            setUp: setUp)
     }
 
     /// The initializers' common work: the store, the clock, the bounds and the registrations.
     private init(
         initialState: State, scheduler: TestScheduler, dependencies: Dependencies, timeout: Duration,
-        maximumYields: Int?, setUp: (Store<State>) -> Connection
+        maximumYields: Int?, creation: FailureLocation, setUp: (Store<State>) -> Connection
     ) {
+        self.creation = creation
         var dependencies = dependencies
         if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
         store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
@@ -129,10 +142,13 @@ public final class TestStore<State: Equatable> {
     public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         setUp: (Store<State>) -> [Connection]
     ) {
-        self.init(initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout) {
-            store in
+        self.init(
+            initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
+            fileID: fileID, filePath: filePath, line: line, column: column
+        ) { store in
             Connection(grouping: setUp(store))
         }
     }
@@ -149,6 +165,26 @@ public final class TestStore<State: Equatable> {
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, maximumYields: maximumYields
         ) { store in
             Connection(grouping: setUp(store))
+        }
+    }
+
+    /// Records what a test left unasserted, as `finish()` would, without waiting.
+    deinit {
+        guard exhaustivity == .on else { return }
+        store.takeFinishedEffects()
+        for action in store.takeWaitingEffectActions() {
+            creation.record(
+                "An effect sent \(action), which the test did not receive before the test store was released")
+        }
+        if store.runningEffectCount > 0 {
+            creation.record(
+                "\(store.runningEffectCount) effect(s) still running when the test store was released; end the test with `await store.finish()`, or cancel them"
+            )
+        }
+        if store.pacingEffectCount > 0 {
+            creation.record(
+                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way when the test store was released; advance the scheduler past them or cancel them"
+            )
         }
     }
 
@@ -331,17 +367,55 @@ struct FailureLocation {
     let column: UInt
 
     /// Records `message` as a failure: an issue in a Swift Testing test, `XCTFail` in an
-    /// XCTest test case.
+    /// XCTest test run, and outside both, a line on standard error and a failing exit status
+    /// (see ``UnattributedFailures``), so that a failure is never silent.
     func record(_ message: String) {
-        #if canImport(XCTest)
-            if Test.current == nil {
-                XCTFail(message, file: filePath, line: line)
-                return
-            }
-        #endif
+        if Test.current == nil {
+            #if canImport(XCTest)
+                if UnattributedFailures.isXCTestRun {
+                    XCTFail(message, file: filePath, line: line)
+                    return
+                }
+            #endif
+            UnattributedFailures.report("\(fileID):\(line): \(message)")
+            return
+        }
         Issue.record(
             Comment(rawValue: message),
             sourceLocation: SourceLocation(
                 fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+    }
+}
+
+/// Failures recorded where no test framework can take them: a test store used from a plain
+/// program, or released after its test ended.
+///
+/// Each is written to standard error at once; when the process exits, it exits with a
+/// failing status, so that a script or CI step that runs it fails too.
+enum UnattributedFailures {
+    private static let count = Atomic<Int>(0)
+
+    /// Whether the process is an XCTest run (`swift test`'s runner, or `xctest`), where
+    /// `XCTFail` reports failures.
+    static let isXCTestRun: Bool = {
+        let name = ProcessInfo.processInfo.processName
+        let environment = ProcessInfo.processInfo.environment
+        return name.hasSuffix(".xctest") || name == "xctest" || environment["XCTestConfigurationFilePath"] != nil
+            || environment["XCTestBundlePath"] != nil
+    }()
+
+    /// The number of failures reported so far.
+    static var reported: Int { count.load(ordering: .relaxed) }
+
+    /// Writes `message` to standard error, and makes the process exit with a failing status.
+    static func report(_ message: String) {
+        FileHandle.standardError.write(Data("ResinTesting failure: \(message)\n".utf8))
+        if count.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+            // Registered once, with the first failure; runs when the process exits normally.
+            atexit {
+                fflush(nil)
+                _exit(EXIT_FAILURE)
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
+import Foundation
 import Resin
-import ResinTesting
 import TestSupport
 import Testing
+
+@testable import ResinTesting
 
 struct SearchState: Equatable {
     var query = ""
@@ -141,6 +143,66 @@ struct EffectTests {
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("still running") || text.contains("did not receive")
         }
+        // What `finish` reported would be reported again when the test store goes.
+        store.exhaustivity = .off
+    }
+
+    @Test("a test store released without finish() records what was left, at the line that made it")
+    func releasedWithoutFinish() {
+        struct Forever: Action {}
+        let line = #line + 3
+        withKnownIssue {
+            do {
+                let store = TestStore(initialState: SearchState()) { store in
+                    store.register(
+                        Middleware<SearchState>.on(Forever.self) { _, context in
+                            context.run { _ in for await _ in AsyncStream<Int>.makeStream().stream {} }
+                        })
+                }
+                store.send(Forever())
+            }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "1 effect(s) still running when the test store was released")
+                && issue.sourceLocation?.line == line
+        }
+    }
+
+    @Test("a test store released with an action nobody received records it")
+    func releasedWithUnreceivedAction() {
+        struct Go: Action {}
+        struct Done: Action, Equatable {}
+        withKnownIssue {
+            let store = TestStore(initialState: SearchState()) { store in
+                store.register(Middleware<SearchState>.on(Go.self) { _, context in context.perform(.send(Done())) })
+            }
+            store.send(Go())
+            #expect(store.store.hasWaitingEffectActions)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("An effect sent Done()")
+        }
+    }
+
+    @Test("a test store that ends with finish() records nothing more when it goes")
+    func finishedStoreIsQuiet() async {
+        struct Go: Action {}
+        struct Done: Action, Equatable {}
+        let store = TestStore(initialState: SearchState()) { store in
+            store.register(Middleware<SearchState>.on(Go.self) { _, context in context.perform(.send(Done())) })
+        }
+        store.send(Go())
+        await store.receive(Done())
+        await store.finish()
+    }
+
+    @Test("outside any test framework a failure is written to standard error and the process exits failing")
+    func failureOutsideTestFrameworks() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            UnattributedFailures.report("Session.swift:12: an effect was left running")
+            exit(0)
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("ResinTesting failure: Session.swift:12: an effect was left running"))
     }
 
     @Test("receive waits on the real clock, not a count of yields: an action that comes after many yields is received")
