@@ -81,6 +81,23 @@ final class DeliveryContext {
         return try body()
     }
 
+    /// Runs `body` pinned, the pin published with a sequentially consistent store: for work
+    /// that checks a flag a removal sets with no lock shared with the removal (a message
+    /// dispatched to a queue, checking whether its chain was removed). Either the removal's
+    /// wait (``Reclaimer/waitForDeliveriesUnderWay()``) sees the pin, or `body` sees the flag.
+    static func pinnedSequentially<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let context = current
+        context._withUnsafeGuaranteedRef { context in
+            if context.pinCount == 0 {
+                context.pinnedEpoch.store(
+                    context.reclaimer.epoch.load(ordering: .relaxed), ordering: .sequentiallyConsistent)
+            }
+            context.pinCount += 1
+        }
+        defer { context._withUnsafeGuaranteedRef { $0.unpin() } }
+        return try body()
+    }
+
     /// Whether the calling thread is pinned (for assertions).
     @usableFromInline static var isPinned: Bool {
         current._withUnsafeGuaranteedRef { $0.pinCount > 0 }

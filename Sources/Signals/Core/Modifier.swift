@@ -202,8 +202,12 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         } else {
             executor.run { [self] in
                 // A message queued before the chain was removed is dropped, not processed.
-                guard !isDetached.load(ordering: .acquiring), accept(sequence) else { return }
-                process(message, sequence: sequence)
+                // Pinned before the check, so that a removal's wait for deliveries under way
+                // covers a message that passed it (see `pinnedSequentially`).
+                DeliveryContext.pinnedSequentially {
+                    guard !isDetached.load(ordering: .sequentiallyConsistent), accept(sequence) else { return }
+                    process(message, sequence: sequence)
+                }
             }
         }
     }
@@ -244,8 +248,10 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
             work()
         } else {
             executor.run { [self] in
-                guard !isDetached.load(ordering: .acquiring) else { return }
-                work()
+                DeliveryContext.pinnedSequentially {
+                    guard !isDetached.load(ordering: .sequentiallyConsistent) else { return }
+                    work()
+                }
             }
         }
     }
@@ -254,7 +260,9 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// message queued for it before is dropped, not processed.
     @discardableResult
     func detach() -> Bool {
-        isDetached.store(true, ordering: .releasing)
+        // Sequentially consistent with the check of a message dispatched to a queue (see
+        // `DeliveryContext.pinnedSequentially`).
+        isDetached.store(true, ordering: .sequentiallyConsistent)
         let upstream = state.withLock { _ -> Receiver? in
             defer { self.upstream = nil }
             return self.upstream

@@ -10,6 +10,20 @@ import ReactiveCore
 /// A chain that nothing keeps is freed at once and receives nothing: append every chain to a
 /// collection that lives as long as the chain should. `Sendable`, so chains can be appended
 /// and removed from any thread; they are torn down in the order appended.
+///
+/// ## Removal and deliveries on other threads
+///
+/// ``removeAll()`` stops the chains at once: no message fired after it returns reaches them,
+/// and no message queued for them runs. A delivery already under way on *another* thread
+/// may still be running one of their closures when it returns, or start one, until that
+/// delivery ends. Before releasing what the closures use, call ``removeAllAndWait()``, or
+/// ``waitForDeliveriesUnderWay()`` after any other removal (a connection's `disconnect()`, a
+/// timer's `invalidate()`):
+///
+/// ```swift
+/// observables.removeAllAndWait()
+/// database.close()   // no closure of those chains runs any more
+/// ```
 public final class ObservableCollection: Sendable {
     /// The chains' last observables, in the order appended. A list, not connections in the
     /// common module's `Connector`: a chain never leaves on its own, so it needs no
@@ -36,6 +50,37 @@ public final class ObservableCollection: Sendable {
             return chains
         }
         for chain in taken { chain.detachFromUpstream() }
+    }
+
+    /// Tears down every chain, as ``removeAll()`` does, then waits until every delivery that
+    /// was under way on another thread has ended: when it returns, no closure of those chains
+    /// is running or will run.
+    ///
+    /// - Precondition: Not called from inside a delivery (a chain's closure), where it would
+    ///   wait for the delivery it is part of. A closure that blocks until the thread calling
+    ///   this does something makes it wait forever.
+    public func removeAllAndWait() {
+        precondition(
+            !DeliveryContext.isPinned,
+            "Signals: removeAllAndWait() called from inside a delivery, which it would wait for; call removeAll() there"
+        )
+        removeAll()
+        Reclaimer.shared.waitForDeliveriesUnderWay()
+    }
+
+    /// Waits until every delivery that was under way on another thread when it was called
+    /// has ended. After removing chains (``removeAll()``, a connection's `disconnect()`, a
+    /// timer's `invalidate()`), no closure of theirs runs once this returns.
+    ///
+    /// Deliveries that begin on other threads while it waits are not waited for.
+    ///
+    /// - Precondition: Not called from inside a delivery (a chain's closure).
+    public static func waitForDeliveriesUnderWay() {
+        precondition(
+            !DeliveryContext.isPinned,
+            "Signals: waitForDeliveriesUnderWay() called from inside a delivery, which it would wait for"
+        )
+        Reclaimer.shared.waitForDeliveriesUnderWay()
     }
 
     func insert(_ chain: any ChainEnd) {

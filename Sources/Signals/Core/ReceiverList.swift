@@ -1,6 +1,14 @@
 import ReactiveCore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The receivers connected to a relay: a list whose first `count` elements never change.
 /// Connecting appends in place while there is room (under the relay's lock, beyond every
 /// count a delivery has read); disconnecting, or connecting to a full list, replaces it.
@@ -213,6 +221,29 @@ final class Reclaimer: Sendable {
             return freed
         }
         _ = freed  // Released here, outside the lock: each release may free receivers.
+    }
+
+    /// Waits until every other thread that was pinned when this was called has ended that
+    /// outermost delivery (or pinned section). A thread that pins afterwards is not waited
+    /// for; the calling thread must not be pinned (it would wait for itself).
+    ///
+    /// A delivery pins its thread before it reads a relay's receivers, under the relay's
+    /// lock, and a removal replaces the list under the same lock before it waits: so every
+    /// delivery that can still reach a removed receiver is pinned at or before the stamp taken
+    /// here, and is waited for.
+    func waitForDeliveriesUnderWay() {
+        let stamp = epoch.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue
+        var rounds = 0
+        while state.withLock({ state in
+            state.contexts.values.contains { context in
+                let pin = context._withUnsafeGuaranteedRef { $0.pinnedEpoch.load(ordering: .sequentiallyConsistent) }
+                return pin != 0 && pin <= stamp
+            }
+        }) {
+            // Deliveries are short: yield first; back off for one that is not.
+            rounds += 1
+            if rounds < 64 { sched_yield() } else { usleep(100) }
+        }
     }
 
     /// How many lists wait to be freed (for tests).

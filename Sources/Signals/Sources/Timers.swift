@@ -30,12 +30,16 @@ public final class OnceOnlyTimer: Sendable {
         }
         let connection = scheduler.schedule(after: delay) { [weak self] in
             guard let self else { return }
-            let isCurrent = pending.withLock { pending in
-                guard pending.generation == generation else { return false }
-                pending.connection = nil
-                return true
+            // Pinned before the check: a wait for deliveries under way after `invalidate()`
+            // covers a firing that passed it (the lock orders the two).
+            DeliveryContext.pinned {
+                let isCurrent = pending.withLock { pending in
+                    guard pending.generation == generation else { return false }
+                    pending.connection = nil
+                    return true
+                }
+                if isCurrent { fired.fire(()) }
             }
-            if isCurrent { fired.fire(()) }
         }
         let previous = pending.withLock { pending -> Connection? in
             guard pending.generation == generation else { return connection }
@@ -74,7 +78,9 @@ public final class PeriodicTimer: Sendable {
     /// The time between firings.
     public let interval: Duration
     private let scheduler: any Scheduler
-    private let repeating = LockedState<Connection?>(nil)
+    /// The running timer's connection, and a count of activations and invalidations: a tick
+    /// fires only if no other came since its activation.
+    private let repeating = LockedState<(connection: Connection?, generation: Int)>((nil, 0))
 
     /// A timer that fires every `interval` on `scheduler`'s time once activated.
     ///
@@ -87,22 +93,37 @@ public final class PeriodicTimer: Sendable {
 
     /// Starts firing every interval, the first one interval from now; restarts if active.
     public func activate() {
-        let fired = fired
-        let connection = scheduler.schedule(every: interval) { fired.fire(()) }
-        let previous = repeating.withLock { repeating in
-            defer { repeating = connection }
-            return repeating
+        let (fired, repeating) = (fired, repeating)
+        let generation = repeating.withLock { state in
+            state.generation += 1
+            return state.generation
+        }
+        let connection = scheduler.schedule(every: interval) {
+            // Pinned before the check, as `OnceOnlyTimer`'s firing is.
+            DeliveryContext.pinned {
+                if repeating.withLock({ $0.generation == generation }) { fired.fire(()) }
+            }
+        }
+        let previous = repeating.withLock { state -> Connection? in
+            guard state.generation == generation else { return connection }
+            defer { state.connection = connection }
+            return state.connection
         }
         previous?.disconnect()
     }
 
-    /// Stops firing.
+    /// Stops firing: no tick fires after this returns. A tick already firing on another thread
+    /// may still be delivering; ``ObservableCollection/waitForDeliveriesUnderWay()`` waits for it.
     public func invalidate() {
-        repeating.withLock { $0 }?.disconnect()
+        repeating.withLock { state -> Connection? in
+            state.generation += 1
+            defer { state.connection = nil }
+            return state.connection
+        }?.disconnect()
     }
 
     /// Whether the timer is firing.
     public var isActive: Bool {
-        repeating.withLock { $0?.isConnected ?? false }
+        repeating.withLock { $0.connection?.isConnected ?? false }
     }
 }
