@@ -351,3 +351,69 @@ struct ReducerEffectTests {
         expectStandardError(of: throttled, contains: "Resin: debounce and throttle need a pause of zero or more")
     }
 }
+
+/// Every way of writing a reducer's closure picks the initializer that keeps what it returns.
+@Suite("Resin: reducer closures and their initializers")
+struct ReducerSpellingTests {
+    private struct Go: Action, Equatable {}
+    private struct Done: Action, Equatable {}
+    private struct Row: RoutedAction, Equatable {
+        var route: Int
+    }
+
+    /// Registers `reducer` and a counter of `Done`, dispatches `action`; returns how many
+    /// `Done` arrived and the state.
+    private func run<Handled: Action>(_ reducer: Reducer<Int, Handled>, _ action: Handled) -> (done: Int, state: Int) {
+        let store = Store(initialState: 0)
+        var done = 0
+        let registrations = [
+            store.register(reducer), store.register(Reducer<Int, Done> { _, _ in done += 1 }),
+        ]
+        store.dispatch(action)
+        _ = registrations
+        return (done, store.state.value)
+    }
+
+    @Test("a single expression returning an effect keeps the effect, spelled with or without its type")
+    func singleExpressionEffect() {
+        #expect(run(Reducer<Int, Go> { _, _ in Effect.send(Done()) }, Go()).done == 1)
+        #expect(run(Reducer<Int, Go> { _, _ in .send(Done()) }, Go()).done == 1)
+        #expect(run(Reducer(for: Go.self) { (_: inout Int, _) in .send(Done()) }, Go()).done == 1)
+        #expect(run(Reducer<Int, Row>(route: 1) { _, _ in .send(Done()) }, Row(route: 1)).done == 1)
+    }
+
+    @Test("closures that return nothing, one expression or several statements, take the Void initializer")
+    func mutationsOnly() {
+        #expect(run(Reducer<Int, Go> { count, _ in count += 1 }, Go()) == (0, 1))
+        let several = Reducer<Int, Go> { count, _ in
+            count += 1
+            if count > 5 { count = 0 }
+        }
+        #expect(run(several, Go()) == (0, 1))
+        #expect(run(Reducer<Int, Row>(route: 2) { count, _ in count += 2 }, Row(route: 2)) == (0, 2))
+    }
+
+    @Test("a switch whose branches return .none and other effects compiles and keeps them")
+    func switchReturningEffects() {
+        let reducer = Reducer<Int, Row> { count, row in
+            switch row.route {
+            case 0:
+                count += 1
+                return .none
+            default:
+                count += 10
+                return .send(Done())
+            }
+        }
+        let store = Store(initialState: 0)
+        var done = 0
+        let registrations = [
+            store.register(reducer), store.register(Reducer<Int, Done> { _, _ in done += 1 }),
+        ]
+        store.dispatch(Row(route: 0))
+        store.dispatch(Row(route: 1))
+        #expect(store.state.value == 11)
+        #expect(done == 1)
+        _ = registrations
+    }
+}

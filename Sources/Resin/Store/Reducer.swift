@@ -35,8 +35,12 @@ public struct Reducer<State, Handled: Action> {
 
     /// A reducer for actions of type `Handled` that returns the effects they ask for; they
     /// start once the action has been processed (see ``Effect``).
-    @_disfavoredOverload
-    public init(_ reduce: @escaping (inout State, Handled) -> Effect) {
+    ///
+    /// The second parameter is never passed. It makes Swift pick this initializer for a
+    /// closure that returns an effect, even a single expression (`{ _, _ in .send(Done()) }`,
+    /// which the `Void` one would otherwise take, dropping the effect), and the `Void` one for
+    /// a closure that returns nothing.
+    public init(_ reduce: @escaping (inout State, Handled) -> Effect, _ returningEffects: ReturningEffects = .init()) {
         self.reduce = reduce
         route = nil
     }
@@ -53,9 +57,16 @@ public struct Reducer<State, Handled: Action> {
 
     /// A reducer for actions of `type` that returns effects, for when the type cannot be
     /// inferred.
-    @_disfavoredOverload
-    public init(for type: Handled.Type, _ reduce: @escaping (inout State, Handled) -> Effect) {
-        self.init(reduce)
+    ///
+    /// The second parameter is never passed. It makes Swift pick this initializer for a
+    /// closure that returns an effect, even a single expression (`{ _, _ in .send(Done()) }`,
+    /// which the `Void` one would otherwise take, dropping the effect), and the `Void` one for
+    /// a closure that returns nothing.
+    public init(
+        for type: Handled.Type, _ reduce: @escaping (inout State, Handled) -> Effect,
+        _ returningEffects: ReturningEffects = .init()
+    ) {
+        self.init(reduce: reduce, route: nil)
     }
 }
 
@@ -77,9 +88,23 @@ extension Reducer where Handled: RoutedAction {
     }
 
     /// A reducer for the actions of type `Handled` whose route is `route`, returning effects.
-    @_disfavoredOverload
-    public init(route: Handled.Route, _ reduce: @escaping (inout State, Handled) -> Effect) {
+    ///
+    /// The second parameter is never passed. It makes Swift pick this initializer for a
+    /// closure that returns an effect, even a single expression (`{ _, _ in .send(Done()) }`,
+    /// which the `Void` one would otherwise take, dropping the effect), and the `Void` one for
+    /// a closure that returns nothing.
+    public init(
+        route: Handled.Route, _ reduce: @escaping (inout State, Handled) -> Effect,
+        _ returningEffects: ReturningEffects = .init()
+    ) {
         self.reduce = reduce
         self.route = AnyHashable(route)
     }
+}
+
+/// The never-passed last parameter of ``Reducer``'s effect-returning initializers, which
+/// steers overload resolution (see ``Reducer/init(_:_:)``).
+public struct ReturningEffects: Sendable {
+    /// The only value, the parameter's default.
+    public init() {}
 }
