@@ -1,3 +1,13 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A thread-safe value that sends every new value to the chains connected to ``didSet``.
 ///
 /// ```swift
@@ -17,6 +27,10 @@ public final class Property<Value: Sendable>: Sendable {
     /// The endpoint modifiers connect to.
     public let didSet: Endpoint<Value>
     private let storage: LockedState<(value: Value, sequence: UInt64)>
+    /// The thread changing the value in place (holding the lock across a closure), or zero:
+    /// a read or write from that thread would wait for itself. Relaxed: only the thread that
+    /// stored its own identity can find it here, and it cleared it before unlocking.
+    private let changingThread = Atomic<UInt>(0)
 
     /// A property holding `value`.
     public init(value: Value) {
@@ -26,21 +40,53 @@ public final class Property<Value: Sendable>: Sendable {
 
     /// The value; setting it, or changing it in place (`value += 1`), is atomic and sends the
     /// new value.
+    ///
+    /// - Precondition: Not read or written from inside the same property's ``modify(_:)`` (the
+    ///   lock is held there: the access would wait for itself). Use the value the closure is
+    ///   given.
     public var value: Value {
-        get { storage.withLock { $0.value } }
+        get {
+            checkNotChanging()
+            return storage.withLock { $0.value }
+        }
         set { modify { $0 = newValue } }
         _modify {
+            checkNotChanging()
             let pointer = storage.lockAndAccess()
-            defer { unlockAndSend(pointer) }
+            changingThread.store(currentThreadIdentity(), ordering: .relaxed)
+            defer {
+                changingThread.store(0, ordering: .relaxed)
+                unlockAndSend(pointer)
+            }
             yield &pointer.pointee.value
         }
     }
 
     /// Changes the value in place, atomically, and sends the new value.
+    ///
+    /// ```swift
+    /// counter.modify { $0 += step }
+    /// ```
+    ///
+    /// - Precondition: `body` does not read or write this property's ``value`` (nor call
+    ///   `modify` on it): the property is locked while `body` runs, so the access would wait
+    ///   for itself. Read what you need before, or use the value `body` is given.
     public func modify(_ body: (inout Value) -> Void) {
+        checkNotChanging()
         let pointer = storage.lockAndAccess()
-        defer { unlockAndSend(pointer) }
+        changingThread.store(currentThreadIdentity(), ordering: .relaxed)
+        defer {
+            changingThread.store(0, ordering: .relaxed)
+            unlockAndSend(pointer)
+        }
         body(&pointer.pointee.value)
+    }
+
+    private func checkNotChanging() {
+        precondition(
+            changingThread.load(ordering: .relaxed) != currentThreadIdentity(),
+            "Signals: a Property was read or written inside its own modify(_:), which holds its lock; use the value the closure is given"
+        )
     }
 
     /// Numbers the write while holding the lock, then sends outside it (so a chain that runs
@@ -52,4 +98,13 @@ public final class Property<Value: Sendable>: Sendable {
         storage.unlock()
         didSet.fire(value, sequence: sequence)
     }
+}
+
+/// The calling thread's identity, never zero.
+private func currentThreadIdentity() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
 }
