@@ -9,8 +9,9 @@ import Dispatch
 /// ```
 ///
 /// Time is Dispatch's uptime clock (`DispatchTime`), which does not advance while the
-/// machine sleeps. Work runs on ``queue``; on a serial queue, work due at the same instant
-/// runs in the order it was scheduled. Cancelling (disconnecting the returned connection)
+/// machine sleeps. Work runs on ``queue``; on a serial queue, work already due when it is
+/// scheduled runs in the order it was scheduled. Work due at the same future instant may run
+/// in any order (each waits in a timer of its own). Cancelling (disconnecting the returned connection)
 /// releases the work at once, even if its deadline is far away.
 ///
 /// A command-line program must let the main queue run for work scheduled on `.main`: call
@@ -32,12 +33,26 @@ public struct DispatchScheduler: Scheduler {
     /// Runs `work` on ``queue`` at `instant`.
     ///
     /// - Returns: A connection that cancels the work when it disconnects or is released.
+    ///
+    /// Work due later waits in a Dispatch timer source, not in a block queued with
+    /// `asyncAfter`: cancelling releases the work and the source at once, so a long timer
+    /// restarted many times (an inactivity timeout reset on every event) holds no memory for
+    /// the runs it cancelled.
     public func schedule(at instant: SchedulerInstant, _ work: @escaping @Sendable () -> Void) -> Connection {
         let pending = PendingWork(work)
-        queue.asyncAfter(deadline: Self.deadline(for: instant)) {
-            pending.take()?()
+        // Due already: queued at once, first in first out, and gone from the queue soon.
+        guard instant > now else {
+            queue.async { pending.take()?() }
+            return Connection { _ = pending.take() }
         }
-        return Connection { _ = pending.take() }
+        let timer = TimerSource(DispatchSource.makeTimerSource(queue: queue))
+        timer.source.schedule(deadline: Self.deadline(for: instant))
+        timer.source.setEventHandler { pending.take()?() }
+        timer.source.activate()
+        return Connection {
+            _ = pending.take()
+            timer.source.cancel()
+        }
     }
 
     /// The Dispatch deadline for `instant`, clamped to the range Dispatch can express.
@@ -49,6 +64,18 @@ public struct DispatchScheduler: Scheduler {
         let (total, overflowAgain) = wholeNanoseconds.addingReportingOverflow(
             UInt64(attoseconds / 1_000_000_000))
         return overflowAgain ? .distantFuture : DispatchTime(uptimeNanoseconds: total)
+    }
+}
+
+/// A Dispatch timer source, shared by the connection that cancels it and its own handler.
+///
+/// Unchecked `Sendable`: Dispatch sources are safe to use from any thread (their `cancel`,
+/// `schedule` and handlers synchronize inside Dispatch); the wrapper only holds the `let`.
+private final class TimerSource: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+
+    init(_ source: any DispatchSourceTimer) {
+        self.source = source
     }
 }
 
