@@ -20,6 +20,9 @@ public final class LoopbackServer: @unchecked Sendable {
         case hangUp
         /// Sends bytes that are not HTTP.
         case garbage
+        /// Answers 200 with its headers at once, then a body of `bytes` bytes, one every
+        /// `interval`: a server that is slow but never silent for long.
+        case trickle(bytes: Int, interval: Duration)
     }
 
     /// The port the server listens on.
@@ -92,6 +95,12 @@ public final class LoopbackServer: @unchecked Sendable {
             close(client)
         case .garbage:
             send("\u{0}\u{1}not http at all\r\n\r\n", to: client)
+        case .trickle(let bytes, let interval):
+            let header = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n"
+            _ = header.withCString { write(client, $0, strlen($0)) }
+            let nanoseconds =
+                interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
+            trickle(bytes, every: .nanoseconds(Int(nanoseconds)), to: client)
         }
     }
 }
@@ -100,4 +109,21 @@ public final class LoopbackServer: @unchecked Sendable {
 private func send(_ response: String, to client: Int32) {
     _ = response.withCString { write(client, $0, strlen($0)) }
     close(client)
+}
+
+/// Writes `remaining` bytes to `client`, one every `interval`, then closes the connection (or
+/// as soon as a write fails: the client went away).
+private func trickle(_ remaining: Int, every interval: DispatchTimeInterval, to client: Int32) {
+    guard remaining > 0 else {
+        close(client)
+        return
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + interval) {
+        var byte: UInt8 = 0x2E
+        guard write(client, &byte, 1) == 1 else {
+            close(client)
+            return
+        }
+        trickle(remaining - 1, every: interval, to: client)
+    }
 }

@@ -4,7 +4,7 @@ import ReactiveCore
 
 /// The HTTP driver's test server on 127.0.0.1: `/hello` answers 200 "hi", `/missing` answers
 /// 404, `/silent` never answers, `/garbage` answers bytes that are not HTTP, `/close` closes the
-/// connection at once. It stops when released.
+/// connection at once, `/trickle` sends its headers and then a byte of body every 50 ms. It stops when released.
 final class TestServer: Sendable {
     private let server: LoopbackServer
     /// How many requests for `/silent` arrived, so a test can cancel one that is surely under way.
@@ -20,6 +20,7 @@ final class TestServer: Sendable {
                 return .silence
             case "/close": return .hangUp
             case "/garbage": return .garbage
+            case "/trickle": return .trickle(bytes: 1_000, interval: .milliseconds(50))
             default: return .answer(status: 404, body: "")
             }
         }
