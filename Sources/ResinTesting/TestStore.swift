@@ -172,18 +172,23 @@ public final class TestStore<State: Equatable> {
     deinit {
         guard exhaustivity == .on else { return }
         store.takeFinishedEffects()
+        recordUnasserted(at: creation, when: "when the test store was released")
+    }
+
+    /// Records every action effects sent that nobody received, and every effect and pacer
+    /// still under way, at `location`; `moment` says when ("at the end of the test").
+    private func recordUnasserted(at location: FailureLocation, when moment: String) {
         for action in store.takeWaitingEffectActions() {
-            creation.record(
-                "An effect sent \(action), which the test did not receive before the test store was released")
+            location.record("An effect sent \(action), which the test did not receive \(moment)")
         }
         if store.runningEffectCount > 0 {
-            creation.record(
-                "\(store.runningEffectCount) effect(s) still running when the test store was released; end the test with `await store.finish()`, or cancel them"
+            location.record(
+                "\(store.runningEffectCount) effect(s) still running \(moment); end the test with `await store.finish()`, or cancel them"
             )
         }
         if store.pacingEffectCount > 0 {
-            creation.record(
-                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way when the test store was released; advance the scheduler past them or cancel them"
+            location.record(
+                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way \(moment); advance the scheduler past them or cancel them"
             )
         }
     }
@@ -264,19 +269,7 @@ public final class TestStore<State: Equatable> {
             for action in store.takeWaitingEffectActions() { store.dispatch(action) }
             return
         }
-        for action in store.takeWaitingEffectActions() {
-            location.record("An effect sent \(action), which the test did not receive")
-        }
-        if store.runningEffectCount > 0 {
-            location.record(
-                "\(store.runningEffectCount) effect(s) still running at the end of the test; cancel them or let them finish"
-            )
-        }
-        if store.pacingEffectCount > 0 {
-            location.record(
-                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way at the end of the test; advance the scheduler past them or cancel them"
-            )
-        }
+        recordUnasserted(at: location, when: "at the end of the test")
     }
 
     private func receive(

@@ -99,3 +99,18 @@ struct DispatchSchedulerTests {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
         || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 #endif
+
+@Suite("DispatchScheduler deadlines")
+struct DispatchSchedulerDeadlineTests {
+    @Test("work due later does not run before its instant")
+    func notBeforeItsInstant() async {
+        let scheduler = DispatchScheduler(queue: DispatchQueue(label: "DispatchSchedulerTests.deadline"))
+        let start = scheduler.now
+        let ranAt = LockedState<SchedulerInstant?>(nil)
+        let connection = scheduler.schedule(after: .milliseconds(200)) { ranAt.withLock { $0 = scheduler.now } }
+        #expect(await eventually { ranAt.withLock { $0 } != nil })
+        let elapsed = ranAt.withLock { $0 }.map { $0.offset - start.offset }
+        #expect(elapsed.map { $0 >= .milliseconds(200) } == true, "ran after \(String(describing: elapsed))")
+        connection.disconnect()
+    }
+}
