@@ -87,6 +87,10 @@ public final class TestStore<State: Equatable> {
     ///     and `scheduler` as the clock (unless these set a clock of their own).
     ///   - timeout: How long waits last on the real clock before they record a failure
     ///     (see ``timeout``).
+    ///   - fileID: Where the test store is made, for failures recorded when it is released.
+    ///   - filePath: Where the test store is made, for failures recorded when it is released.
+    ///   - line: Where the test store is made, for failures recorded when it is released.
+    ///   - column: Where the test store is made, for failures recorded when it is released.
     ///   - setUp: Registers the reducers, middleware and parcels under test.
     public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
