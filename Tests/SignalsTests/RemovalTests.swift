@@ -56,7 +56,11 @@ struct RemovalTests {
             }.append(to: observables)
             let group = DispatchGroup()
             fire(signal, threads: 3, probe: probe, group: group)
-            while probe.received.load(ordering: .relaxed) < 20 { sched_yield() }
+            // Until the chain has received some, or the firing is over: never an unbounded spin
+            // (a test spinning on the cooperative pool can starve what it waits for).
+            while probe.received.load(ordering: .relaxed) < 20, group.wait(timeout: .now()) == .timedOut {
+                sched_yield()
+            }
             observables.removeAllAndWait()
             probe.removed.store(true, ordering: .releasing)
             probe.released.store(true, ordering: .releasing)
@@ -84,7 +88,11 @@ struct RemovalTests {
             }.append(to: observables)
             let group = DispatchGroup()
             fire(signal, threads: 3, probe: probe, group: group)
-            while probe.received.load(ordering: .relaxed) < 20 { sched_yield() }
+            // Until the chain has received some, or the firing is over: never an unbounded spin
+            // (a test spinning on the cooperative pool can starve what it waits for).
+            while probe.received.load(ordering: .relaxed) < 20, group.wait(timeout: .now()) == .timedOut {
+                sched_yield()
+            }
             observables.removeAll()
             probe.removed.store(true, ordering: .releasing)
             group.wait()
@@ -108,7 +116,11 @@ struct RemovalTests {
             }
             let group = DispatchGroup()
             fire(signal, threads: 3, probe: probe, group: group)
-            while probe.received.load(ordering: .relaxed) < 20 { sched_yield() }
+            // Until the chain has received some, or the firing is over: never an unbounded spin
+            // (a test spinning on the cooperative pool can starve what it waits for).
+            while probe.received.load(ordering: .relaxed) < 20, group.wait(timeout: .now()) == .timedOut {
+                sched_yield()
+            }
             connection.disconnect()
             ObservableCollection.waitForDeliveriesUnderWay()
             probe.removed.store(true, ordering: .releasing)
@@ -124,7 +136,10 @@ struct RemovalTests {
     @Test("a periodic timer invalidated, then waitForDeliveriesUnderWay: it fires no more")
     func timerInvalidateAndWait() {
         for _ in 0..<20 {
-            let timer = PeriodicTimer(interval: .microseconds(200), scheduler: DispatchScheduler(queue: .global()))
+            // Time moves on a thread of its own, as fast as it can: each advance fires the
+            // timer there, racing the invalidation on the test's thread.
+            let scheduler = TestScheduler()
+            let timer = PeriodicTimer(interval: .milliseconds(1), scheduler: scheduler)
             let observables = ObservableCollection()
             let probe = Probe()
             timer.fired.noDispatch().then {
@@ -132,12 +147,24 @@ struct RemovalTests {
                 if probe.released.load(ordering: .acquiring) { probe.late.add(1, ordering: .relaxed) }
             }.append(to: observables)
             timer.activate()
+            let ticker = DispatchGroup()
+            ticker.enter()
+            Thread.detachNewThread {
+                var advances = 0
+                // Until stopped, and at least 200 advances after the release.
+                while !probe.stop.load(ordering: .acquiring) || advances < 200 {
+                    scheduler.advance(by: .milliseconds(1))
+                    if probe.released.load(ordering: .acquiring) { advances += 1 }
+                }
+                ticker.leave()
+            }
             while probe.received.load(ordering: .relaxed) < 3 { sched_yield() }
             timer.invalidate()
             ObservableCollection.waitForDeliveriesUnderWay()
             probe.released.store(true, ordering: .releasing)
             let stopped = probe.received.load(ordering: .relaxed)
-            for _ in 0..<2_000 { sched_yield() }
+            probe.stop.store(true, ordering: .releasing)
+            ticker.wait()
             #expect(probe.late.load(ordering: .relaxed) == 0)
             #expect(probe.received.load(ordering: .relaxed) == stopped)
             #expect(!timer.isActive)
