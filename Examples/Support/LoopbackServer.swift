@@ -97,7 +97,7 @@ public final class LoopbackServer: @unchecked Sendable {
             send("\u{0}\u{1}not http at all\r\n\r\n", to: client)
         case .trickle(let bytes, let interval):
             let header = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n"
-            _ = header.withCString { write(client, $0, strlen($0)) }
+            _ = header.withCString { sendWithoutSignal(client, $0, strlen($0)) }
             let nanoseconds =
                 interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
             trickle(bytes, every: .nanoseconds(Int(nanoseconds)), to: client)
@@ -107,7 +107,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
 /// Writes `response` to `client` and closes the connection.
 private func send(_ response: String, to client: Int32) {
-    _ = response.withCString { write(client, $0, strlen($0)) }
+    _ = response.withCString { sendWithoutSignal(client, $0, strlen($0)) }
     close(client)
 }
 
@@ -120,10 +120,21 @@ private func trickle(_ remaining: Int, every interval: DispatchTimeInterval, to 
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + interval) {
         var byte: UInt8 = 0x2E
-        guard write(client, &byte, 1) == 1 else {
+        guard sendWithoutSignal(client, &byte, 1) == 1 else {
             close(client)
             return
         }
         trickle(remaining - 1, every: interval, to: client)
     }
+}
+
+/// Writes to a connection without the process being stopped by `SIGPIPE` when the client has
+/// already closed it (a request the client let go): on Linux the write fails with `EPIPE`
+/// instead. (Elsewhere it is a plain write: the tests that let requests go run on Linux.)
+private func sendWithoutSignal(_ client: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.send(client, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+        write(client, bytes, count)
+    #endif
 }

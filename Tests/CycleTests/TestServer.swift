@@ -20,7 +20,7 @@ final class TestServer: Sendable {
                 return .silence
             case "/close": return .hangUp
             case "/garbage": return .garbage
-            case "/trickle": return .trickle(bytes: 1_000, interval: .milliseconds(50))
+            case "/trickle": return .trickle(bytes: 60, interval: .milliseconds(50))
             default: return .answer(status: 404, body: "")
             }
         }
