@@ -22,13 +22,13 @@ private final class Probe: Sendable {
 struct RemovalTests {
     /// Fires `signal` from `threads` threads until `stop` is set; each firing carries whether
     /// it began after `removed` was set.
-    /// Fires `signal` from `threads` threads, 3,000 messages each (or until `stop` is set);
-    /// each message carries whether it was fired after `removed` was set.
+    /// Fires `signal` from `threads` threads until `stop` is set (at most 20,000 messages
+    /// each); each message carries whether it was fired after `removed` was set.
     private func fire(_ signal: Signal<Bool>, threads: Int, probe: Probe, group: DispatchGroup) {
         for _ in 0..<threads {
             group.enter()
             Thread.detachNewThread {
-                for _ in 0..<3_000 where !probe.stop.load(ordering: .acquiring) {
+                for _ in 0..<20_000 where !probe.stop.load(ordering: .acquiring) {
                     let afterRemoval = probe.removed.load(ordering: .acquiring)
                     if afterRemoval { probe.firedAfterRemoval.add(1, ordering: .relaxed) }
                     signal.fire(with: afterRemoval)
@@ -36,6 +36,16 @@ struct RemovalTests {
                 group.leave()
             }
         }
+    }
+
+    /// After a removal: lets the firing threads fire a few hundred more messages (or end),
+    /// then stops them and waits for them.
+    private func fireOnAfterRemoval(_ probe: Probe, group: DispatchGroup) {
+        while probe.firedAfterRemoval.load(ordering: .relaxed) < 300, group.wait(timeout: .now()) == .timedOut {
+            sched_yield()
+        }
+        probe.stop.store(true, ordering: .releasing)
+        group.wait()
     }
 
     @Test(
@@ -64,12 +74,12 @@ struct RemovalTests {
             observables.removeAllAndWait()
             probe.removed.store(true, ordering: .releasing)
             probe.released.store(true, ordering: .releasing)
-            group.wait()
+            fireOnAfterRemoval(probe, group: group)
             firedAfterRemoval += probe.firedAfterRemoval.load(ordering: .relaxed)
             queue.sync {}
             #expect(probe.late.load(ordering: .relaxed) == 0)
         }
-        // The rounds did race: messages were fired after the removal.
+        // The rounds raced: messages were fired after the removals.
         #expect(firedAfterRemoval > 0)
     }
 
@@ -95,12 +105,12 @@ struct RemovalTests {
             }
             observables.removeAll()
             probe.removed.store(true, ordering: .releasing)
-            group.wait()
+            fireOnAfterRemoval(probe, group: group)
             firedAfterRemoval += probe.firedAfterRemoval.load(ordering: .relaxed)
             queue.sync {}
             #expect(probe.late.load(ordering: .relaxed) == 0)
         }
-        // The rounds did race: messages were fired after the removal.
+        // The rounds raced: messages were fired after the removals.
         #expect(firedAfterRemoval > 0)
     }
 
@@ -125,11 +135,11 @@ struct RemovalTests {
             ObservableCollection.waitForDeliveriesUnderWay()
             probe.removed.store(true, ordering: .releasing)
             probe.released.store(true, ordering: .releasing)
-            group.wait()
+            fireOnAfterRemoval(probe, group: group)
             firedAfterRemoval += probe.firedAfterRemoval.load(ordering: .relaxed)
             #expect(probe.late.load(ordering: .relaxed) == 0)
         }
-        // The rounds did race: messages were fired after the removal.
+        // The rounds raced: messages were fired after the removals.
         #expect(firedAfterRemoval > 0)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -91,13 +92,18 @@ public struct HTTPDriver: Driver {
                 for (id, request) in requests where state.attempts[id] == nil && !state.finished.contains(id) {
                     state.nextGeneration += 1
                     let generation = state.nextGeneration
+                    // The response and the deadline race in real time: whichever comes first
+                    // settles the attempt, however long the loop's domain then takes to run it.
+                    let outcome = HTTPOutcome()
                     let task = session.dataTask(with: request.urlRequest) { data, response, error in
+                        guard outcome.settle() else { return }
                         let event = HTTPEvent(id: id, request: request, data: data, response: response, error: error)
                         inbox.post((generation, event))
                     }
                     let deadline = scheduler.schedule(
                         at: scheduler.now + request.timeout,
                         isolated: {
+                            guard outcome.settle() else { return }
                             finish(generation, .failure(id: id, reason: "timed out after \(request.timeout.readable)"))
                             // The task is let go (see the type's documentation); it is no longer listed.
                             HTTPAttempt.letGo(task)
@@ -133,6 +139,19 @@ struct HTTPAttempt {
         #if !canImport(FoundationNetworking)
             task.cancel()
         #endif
+    }
+}
+
+/// Whether an attempt's response came or its deadline passed, whichever was first.
+final class HTTPOutcome: Sendable {
+    private let settled = Mutex(false)
+
+    /// Settles the attempt; returns whether this call did (the first one).
+    func settle() -> Bool {
+        settled.withLock { settled in
+            defer { settled = true }
+            return !settled
+        }
     }
 }
 
