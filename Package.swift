@@ -5,6 +5,31 @@
 
 import PackageDescription
 
+// Internal invariant checks, compiled in per module under `<MODULE>_INTERNAL_CHECKS`
+// (`INCREMENTAL_INTERNAL_CHECKS`, `SIGNALS_INTERNAL_CHECKS`, ...): each engine's
+// `_checkInvariants()` then runs after every public mutating operation and propagation, and
+// costs nothing when the flag is off. Switch them on from the environment, for all modules or
+// some, with a build folder of their own (the manifest is evaluated again, and a shared
+// folder would rebuild at every switch):
+//
+//     PARADIGMS_INTERNAL_CHECKS=all swift test --scratch-path .build-checks
+//     PARADIGMS_INTERNAL_CHECKS=Incremental,Resin swift test --scratch-path .build-checks
+//
+// or pass the flag itself: `swift build -Xswiftc -DINCREMENTAL_INTERNAL_CHECKS`.
+// Documentation/Internals/ lists what each module checks.
+let checkedModules: Set<String> = {
+    let requested = (Context.environment["PARADIGMS_INTERNAL_CHECKS"] ?? "")
+        .split(separator: ",").map { $0.filter { $0 != " " } }
+    let all: Set<String> = ["ReactiveCore", "SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals"]
+    if requested.contains(where: { ["all", "1", "true", "yes"].contains($0.lowercased()) }) { return all }
+    return all.intersection(requested)
+}()
+
+/// The settings of `module`: its checks' flag when they are switched on.
+func checks(_ module: String) -> [SwiftSetting] {
+    checkedModules.contains(module) ? [.define("\(module.uppercased())_INTERNAL_CHECKS")] : []
+}
+
 let package = Package(
     name: "swift-paradigms",
     // The APIs need Swift 6.2 (`weak let`, exit tests in the test suite) and, on Apple
@@ -29,30 +54,30 @@ let package = Package(
     ],
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
-        .target(name: "ReactiveCore"),
+        .target(name: "ReactiveCore", swiftSettings: checks("ReactiveCore")),
 
         // State-ful signals: emitters, sensors, storages, replications and views.
-        .target(name: "SignalGraph", dependencies: ["ReactiveCore"]),
+        .target(name: "SignalGraph", dependencies: ["ReactiveCore"], swiftSettings: checks("SignalGraph")),
 
         // GlueKit's paradigm: sources, sinks, signals, observables and updatables.
-        .target(name: "Glue", dependencies: ["ReactiveCore"]),
+        .target(name: "Glue", dependencies: ["ReactiveCore"], swiftSettings: checks("Glue")),
 
         // Self-adjusting computation: inputs, derived values, height-ordered propagation.
         .target(
-            name: "Incremental", dependencies: ["ReactiveCore"],
+            name: "Incremental", dependencies: ["ReactiveCore"], swiftSettings: checks("Incremental"),
             // `dlsym` (BlockArena's AddressSanitizer hooks) is in libdl before glibc 2.34.
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
         // A store on Incremental: actions, reducers, middleware, focused stores, parcels.
-        .target(name: "Resin", dependencies: ["Incremental", "ReactiveCore"]),
+        .target(name: "Resin", dependencies: ["Incremental", "ReactiveCore"], swiftSettings: checks("Resin")),
         // Resin's exhaustive test store; a module of its own so apps do not link Testing.
         .target(name: "ResinTesting", dependencies: ["Resin", "ReactiveCore"]),
 
         // A driver loop: events -> reducer -> driver models -> drivers -> events.
-        .target(name: "Cycle", dependencies: ["ReactiveCore"]),
+        .target(name: "Cycle", dependencies: ["ReactiveCore"], swiftSettings: checks("Cycle")),
 
         // Thread-safe signals, properties and timers with queue-dispatched modifier chains.
-        .target(name: "Signals", dependencies: ["ReactiveCore"]),
+        .target(name: "Signals", dependencies: ["ReactiveCore"], swiftSettings: checks("Signals")),
 
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product, so it lives with the examples.

@@ -102,8 +102,9 @@ struct HTTPTimeoutTests {
     @Test("failures have short reasons: a refused connection, a lost one, garbage")
     func readableReasons() async throws {
         let server = try TestServer()
-        // A port nothing listens on: the server's, once it is gone.
-        let closedPort = try TestServer().url("/hello")
+        // A port nothing listens on, held for the whole test.
+        let refusing = try RefusingPort()
+        let closedPort = refusing.url("/hello")
         let events = await events(
             for: [
                 "refused": HTTPRequest(url: closedPort),
@@ -120,5 +121,6 @@ struct HTTPTimeoutTests {
             #expect(!reason.contains("Domain") && !reason.contains("NSURL"), "\(id): \(reason)")
         }
         #expect(reasons.count == 3)
+        withExtendedLifetime(refusing) {}
     }
 }

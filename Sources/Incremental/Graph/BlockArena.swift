@@ -127,6 +127,52 @@ struct BlockArena {
         next = nil
         remaining = 0
     }
+
+    #if INCREMENTAL_INTERNAL_CHECKS
+        /// I7, the arena's half: see `InvariantChecker.checkArena`.
+        func _checkInvariants(inUse: [UnsafeMutableRawPointer: UInt8], fail: (String) -> Never) {
+            guard let freeLists else {
+                if !chunks.isEmpty { fail("the arena has chunks but no free lists") }
+                return
+            }
+            var chunkRanges: [(start: UnsafeMutableRawPointer, end: UnsafeMutableRawPointer)] = []
+            var size = Self.firstChunkBytes
+            var total = 0
+            for chunk in chunks {
+                chunkRanges.append((chunk, chunk + size))
+                total += size
+                size = Swift.min(size * 2, Self.largestChunkBytes)
+            }
+            var freeBytes = 0
+            var seen = Set<UnsafeMutableRawPointer>()
+            for sizeClass in 1...Self.classCount {
+                var block = freeLists[sizeClass]
+                while let current = block {
+                    if !seen.insert(current).inserted { fail("a free list lists a block twice (or loops)") }
+                    if inUse[current] != nil { fail("a block in use is on a free list") }
+                    let end = current + sizeClass * Self.granule
+                    if !chunkRanges.contains(where: { $0.start <= current && end <= $0.end }) {
+                        fail("a free block lies outside the arena's chunks")
+                    }
+                    freeBytes += sizeClass * Self.granule
+                    block = current.load(as: UnsafeMutableRawPointer?.self)
+                }
+            }
+            var usedBytes = 0
+            for (block, sizeClass) in inUse {
+                let end = block + Int(sizeClass) * Self.granule
+                if !chunkRanges.contains(where: { $0.start <= block && end <= $0.end }) {
+                    fail("a block in use lies outside the arena's chunks")
+                }
+                usedBytes += Int(sizeClass) * Self.granule
+            }
+            if usedBytes + freeBytes + remaining != total {
+                fail(
+                    "the arena's \(total) bytes are not its \(usedBytes) in use, \(freeBytes) free and \(remaining) unused"
+                )
+            }
+        }
+    #endif
 }
 
 /// AddressSanitizer's manual poisoning interface, looked up once in the running process: nil

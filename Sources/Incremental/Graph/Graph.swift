@@ -44,21 +44,21 @@ public final class Graph {
     /// it belong to one change.
     @exclusivity(unchecked) private(set) var changeWindow = 0
     @exclusivity(unchecked) @usableFromInline var batchDepth = 0
-    @exclusivity(unchecked) private var isPropagating = false
+    @exclusivity(unchecked) var isPropagating = false
     /// Set while an observer receives its first value outside a propagation.
-    @exclusivity(unchecked) private var isDelivering = false
+    @exclusivity(unchecked) var isDelivering = false
     /// How many `recompute` calls are running: writes made then are deferred.
     @exclusivity(unchecked) var recomputeDepth = 0
     /// Observed nodes that a change reached, in the order reached, to bring up to date and
     /// notify. Not retained: a node is queued only while observed, so its observers hold it;
     /// one that loses its last observer while listed is held in `keptAlive` instead.
-    @exclusivity(unchecked) private var queue = RawList<Unmanaged<IncrementalNode>>()
+    @exclusivity(unchecked) var queue = RawList<Unmanaged<IncrementalNode>>()
     /// The queue of the round under way (not retained, as `queue`).
-    @exclusivity(unchecked) private var roundQueue = RawList<Unmanaged<IncrementalNode>>()
+    @exclusivity(unchecked) var roundQueue = RawList<Unmanaged<IncrementalNode>>()
     /// Nodes that lost their last observer while the queues listed nodes: retained by hand
     /// until the propagation ends, so that no list, and no delivery under way (a node's
     /// observers are told while the round's queue lists it), refers to a freed node.
-    @exclusivity(unchecked) private var keptAlive = RawList<Unmanaged<IncrementalNode>>()
+    @exclusivity(unchecked) var keptAlive = RawList<Unmanaged<IncrementalNode>>()
     /// Writes made by `map` or `flatMap` closures, applied after the computation.
     @exclusivity(unchecked) private var deferredWrites: [() -> Void] = []
     /// Inputs holding the value their readers last saw, to forget at the end of a propagation.
@@ -100,7 +100,7 @@ public final class Graph {
     /// more (a chain of `flatMap`s each returning the previous one), and releasing them in
     /// the nodes' deinits would recurse once per link.
     @exclusivity(unchecked) private var closureGraveyard: [Any] = []
-    @exclusivity(unchecked) private var isReleasing = false
+    @exclusivity(unchecked) var isReleasing = false
     /// The nodes' ``IncrementalNode/debugName``s.
     @exclusivity(unchecked) var debugNames: [ObjectIdentifier: String] = [:]
     /// The memory of the nodes' blocks; freed with the graph, which every node holds.
@@ -112,6 +112,14 @@ public final class Graph {
     @exclusivity(unchecked) var cleanups: [() -> Void] = []
     /// How many observers are running (nested when one reads or writes).
     @exclusivity(unchecked) var observerDepth = 0
+
+    #if INCREMENTAL_INTERNAL_CHECKS
+        /// Every node of the graph that exists: registered by each node's initializer and
+        /// removed by its deinit, for the invariant checks (Invariants.swift) alone.
+        @exclusivity(unchecked) var _liveNodes: [ObjectIdentifier: Unmanaged<IncrementalNode>] = [:]
+        /// Calls to `checkInvariantsAfterOperation` since the last check.
+        @exclusivity(unchecked) var _checksSkipped = 0
+    #endif
 
     /// Creates an empty graph.
     public init() {}
@@ -293,13 +301,14 @@ public final class Graph {
     /// inside a batch or while already propagating.
     @usableFromInline
     func propagate() {
-        guard batchDepth == 0, !isPropagating, !isDelivering else { return }
+        guard batchDepth == 0, !isPropagating, !isDelivering else { return checkInvariantsAfterOperation() }
         if queue.isEmpty && deferredWrites.isEmpty && deferredPush == nil {
             endWindow()
             pushOrder.removeAll()
             hintsAreStale = false
             pushReachedDynamic = false
             releaseKeptAlive()
+            checkInvariantsAfterOperation()
             return
         }
         isPropagating = true
@@ -312,6 +321,7 @@ public final class Graph {
                 "Incremental: observers kept writing inputs for \(feedbackLimit) propagations in a row without settling (a feedback loop); make the writes converge, or raise Graph.feedbackLimit"
             )
             if !queue.isEmpty || deferredPush != nil { propagateRound() }
+            checkInvariantsAfterOperation()
             applyDeferredWrites()
         }
         // An observer's write to an input that nothing reads queues no round, so no round
@@ -319,6 +329,8 @@ public final class Graph {
         // input holds the graph.
         if !inputsWithBase.isEmpty { forgetBases() }
         releaseKeptAlive()
+        isPropagating = false
+        checkInvariantsAfterOperation()
     }
 
     /// Lets go of the nodes held while the queues listed them (see `keptAlive`); the queues
@@ -434,6 +446,8 @@ public final class Graph {
         {
             applyDeferredWrites()
             propagate()
+        } else if propagating {
+            checkInvariantsAfterOperation()
         }
     }
 

@@ -87,6 +87,9 @@ public class IncrementalNode {
         graph._withUnsafeGuaranteedRef { graph in
             graph.nodeCount += 1
             if let scope = graph.currentScope { scope.adopt(self) }
+            #if INCREMENTAL_INTERNAL_CHECKS
+                graph._liveNodes[ObjectIdentifier(self)] = Unmanaged.passUnretained(self)
+            #endif
         }
     }
 
@@ -98,6 +101,9 @@ public class IncrementalNode {
         // Through an unmanaged reference: the node holds the graph until its deinit ends.
         Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
             graph.nodeCount -= 1
+            #if INCREMENTAL_INTERNAL_CHECKS
+                graph._liveNodes[ObjectIdentifier(self)] = nil
+            #endif
             if flags & Flags.named != 0 { graph.debugNames[ObjectIdentifier(self)] = nil }
             if !edges.isEmpty { graph.releaseLater(edges) }
             edges.deallocate()
@@ -141,6 +147,15 @@ public class IncrementalNode {
 
     /// The typed value as text, for ``Graph/dot(_:)``.
     var valueDescription: String { "" }
+
+    #if INCREMENTAL_INTERNAL_CHECKS
+        /// The last of the node's observers (kept by ``I``), for the invariant checks.
+        var lastObserverForChecks: UnsafeMutablePointer<ObserverRecord>? { nil }
+
+        /// Every observer record the node holds in the arena: those listed and those removed
+        /// while a delivery was under way, for the invariant checks.
+        func observerRecordsForChecks() -> [UnsafeMutablePointer<ObserverRecord>] { [] }
+    #endif
 
     // MARK: Edges
 

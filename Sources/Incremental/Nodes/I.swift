@@ -344,7 +344,27 @@ public class I<Value>: IncrementalNode {
             removedObservers = record
         }
         for cleanup in cleanups { cleanup() }
+        graph.checkInvariantsAfterOperation()
     }
+
+    #if INCREMENTAL_INTERNAL_CHECKS
+        override final var lastObserverForChecks: UnsafeMutablePointer<ObserverRecord>? { lastObserver }
+
+        override final func observerRecordsForChecks() -> [UnsafeMutablePointer<ObserverRecord>] {
+            var records: [UnsafeMutablePointer<ObserverRecord>] = []
+            var listed = firstObserver
+            while let record = listed {
+                records.append(record)
+                listed = record.pointee.next
+            }
+            var removed = removedObservers
+            while let record = removed {
+                records.append(record)
+                removed = record.pointee.previous
+            }
+            return records
+        }
+    #endif
 
     /// Frees the records removed during the deliveries that just ended.
     private func freeRemovedObservers() {
