@@ -17,23 +17,23 @@ extension Graph {
     }
 
     /// Called after every public operation that changes the graph (a write, a batch's end, a
-    /// propagation round, an observer added or removed). With the checks on, checks every
-    /// invariant that holds at that point: all of them in a graph of up to
-    /// ``invariantCheckFullSize`` nodes; in a larger one, every `nodeCount / 2,000`-th call,
-    /// so that a check's cost per operation stays bounded and a test that builds a million
-    /// nodes still ends.
+    /// propagation round, a read, an observer removed). With the checks on, checks every
+    /// invariant that holds at that point: after every operation in a graph of up to
+    /// ``invariantCheckFullSize`` nodes; in a larger one, once every `nodeCount` operations,
+    /// so that the checks cost about one node's visit per operation and a test that builds a
+    /// million nodes still ends.
     @inline(__always)
     func checkInvariantsAfterOperation() {
         #if INCREMENTAL_INTERNAL_CHECKS
             _checksSkipped += 1
-            if nodeCount <= Self.invariantCheckFullSize || _checksSkipped >= nodeCount / Self.invariantCheckFullSize {
+            if nodeCount <= Self.invariantCheckFullSize || _checksSkipped >= nodeCount {
                 _checksSkipped = 0
                 _checkInvariants()
             }
         #endif
     }
 
-    /// The size of graph checked after every operation; larger ones are checked less often.
+    /// The largest graph checked after every operation; larger ones are checked less often.
     static var invariantCheckFullSize: Int { 2_000 }
 
     /// Checks every invariant that holds in the graph's present phase, stopping with a
