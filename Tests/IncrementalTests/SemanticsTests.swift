@@ -330,4 +330,30 @@ struct SemanticsTests {
         source.write(2)
         #expect(log == ["first 1", "second 1", "first 2"])
     }
+
+    @Test(
+        "a write made by an observer during its first delivery (inside observe) propagates after that delivery returns, never nested in it"
+    )
+    func firstDeliveryWriteIsNotNested() {
+        let graph = Graph()
+        let target = graph.input(0)
+        let trigger = graph.input(1)
+        var log: [String] = []
+        let watching = target.map { $0 * 10 }.observe { log.append("watching \($0)") }
+        let writing = trigger.observe { value in
+            log.append("writing begins \(value)")
+            target.write(value + 4)
+            log.append("writing ends \(value)")
+        }
+        #expect(log == ["watching 0", "writing begins 1", "writing ends 1", "watching 50"])
+        // The same inside a propagation: the write waits for the observers of this one.
+        trigger.write(2)
+        #expect(
+            log == [
+                "watching 0", "writing begins 1", "writing ends 1", "watching 50", "writing begins 2", "writing ends 2",
+                "watching 60",
+            ])
+        watching.disconnect()
+        writing.disconnect()
+    }
 }
