@@ -64,6 +64,7 @@ final class DeliveryContext {
     func unpin() {
         pinCount -= 1
         guard pinCount == 0 else { return }
+        SignalsChecks.checkUnpinned(activeDeliveries: activeCount, hasPending: hasPending)
         let pinned = pinnedEpoch.load(ordering: .relaxed)
         // Sequentially consistent, with a retirement's store of `newestRetired` and its
         // loads of every pin: either the retirement sees this thread unpinned and frees the
@@ -133,6 +134,7 @@ final class DeliveryContext {
         if activeCount == activeCapacity { grow() }
         active[activeCount] = relay
         activeCount += 1
+        SignalsChecks.checkDeliveryBegun(activeDeliveries: activeCount, pins: pinCount)
     }
 
     /// Ends the innermost delivery, `relay`'s, and runs the sends nested in it first, in

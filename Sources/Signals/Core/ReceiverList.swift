@@ -38,6 +38,7 @@ final class ReceiverList: ManagedBuffer<ReceiverList.Header, Unmanaged<Receiver>
         // `create` always returns an instance of the class it is called on.
         let list = unsafeDowncast(buffer, to: ReceiverList.self)
         list.withUnsafeMutablePointerToElements { $0.initialize(to: Unmanaged.passRetained(receiver)) }
+        SignalsChecks.listMade(list)
         return list
     }
 
@@ -58,10 +59,12 @@ final class ReceiverList: ManagedBuffer<ReceiverList.Header, Unmanaged<Receiver>
                 (elements + index).initialize(to: Unmanaged.passRetained(receiver))
             }
         }
+        SignalsChecks.listMade(list)
         return list
     }
 
     deinit {
+        SignalsChecks.listFreed(self)
         withUnsafeMutablePointers { header, elements in
             for index in 0..<header.pointee.count { elements[index].release() }
             elements.deinitialize(count: header.pointee.count)
@@ -189,6 +192,7 @@ final class Reclaimer: Sendable {
                 return !state.retired.isEmpty
             }
             state.retired.append((stamp, list))
+            SignalsChecks.checkRetired(state.retired.lazy.map(\.stamp), epoch: stamp + 1)
             return false
         }
         // Freed here if it was not kept (the caller's reference was the last), outside the
@@ -215,6 +219,8 @@ final class Reclaimer: Sendable {
             // A list stamped `stamp` may be walked by a thread pinned at or before `stamp`.
             let kept = state.retired.firstIndex { $0.stamp >= oldestPin } ?? state.retired.endIndex
             guard kept > 0 else { return [] }
+            SignalsChecks.checkRetired(
+                state.retired.lazy.map(\.stamp), epoch: epoch.load(ordering: .relaxed))
             let freed = state.retired[..<kept].map(\.list)
             state.retired.removeSubrange(..<kept)
             if state.retired.isEmpty { newestRetired.store(0, ordering: .releasing) }

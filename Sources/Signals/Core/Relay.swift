@@ -160,11 +160,13 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     @inlinable
     final func deliver(_ message: Message, sequence: UInt64?, to receivers: ReceiverWalk) {
         assert(DeliveryContext.isPinned, "Signals: a delivery walked a receivers list without pinning its thread")
+        SignalsChecks.walkBegins(receivers.list)
         withUnsafePointer(to: message) { pointer in
             receivers.list._withUnsafeGuaranteedRef {
                 $0.deliver(UnsafeRawPointer(pointer), sequence: sequence, count: receivers.count)
             }
         }
+        SignalsChecks.walkEnds(receivers.list)
     }
 
     /// Connects `receiver`, which takes messages of type `Message`, and holds it until it is
@@ -192,6 +194,7 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
                     }
                     state.list = Unmanaged.passRetained(list)
                 }
+                SignalsChecks.checkList(state.list)
                 guard state.hasLast else { return Replay(isOwed: false, sequence: nil, replaced: old) }
                 owed.initialize(to: lastSlot.pointee)
                 return Replay(
@@ -223,6 +226,7 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
             state.list =
                 receivers.isEmpty
                 ? nil : Unmanaged.passRetained(ReceiverList.make(receivers, capacity: receivers.count + 1))
+            SignalsChecks.checkList(state.list)
             return old
         }
         // Retired, not released: another thread may be walking it; it holds `receiver` until
