@@ -127,6 +127,30 @@ struct LifetimeTests {
         #expect(signal.fired.connectedCount == 0)
     }
 
+    @Test(
+        "the thread that removes a chain during a delivery frees it when its delivery ends, with no later removal needed"
+    )
+    func removedDuringDeliveryIsFreedByThatThread() async {
+        // In a process of its own: no other test's thread is pinned or retiring lists, so the
+        // chain must be gone the moment `fire` returns, freed by this thread's unpinning.
+        await #expect(processExitsWith: .success) {
+            final class Token: Sendable {}
+            let signal = Signal<Int>()
+            let removed = ObservableCollection()
+            let remover = ObservableCollection()
+            weak var weakToken: Token?
+            do {
+                let token = Token()
+                weakToken = token
+                signal.fired.noDispatch().then { _ in _ = token }.append(to: removed)
+            }
+            signal.fired.noDispatch().then { _ in removed.removeAll() }.append(to: remover)
+            signal.fire(with: 1)
+            precondition(weakToken == nil, "the chain removed during the delivery outlived it")
+            remover.removeAll()
+        }
+    }
+
     @Test("chains freed on one thread while another delivers to them: nothing leaks, nothing crashes")
     func freedWhileDelivering() async {
         let counter = TokenCounter()
