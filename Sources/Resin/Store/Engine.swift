@@ -65,6 +65,11 @@ class Engine {
     /// ``deliverEffectsAutomatically()``).
     private var takesEffectActionsManually = true
 
+    #if RESIN_INTERNAL_CHECKS
+        /// Calls to `checkInvariants` since the last check (see Invariants.swift).
+        var _checksSkipped = 0
+    #endif
+
     init(scheduler: any Scheduler, dependencies: Dependencies) {
         self.scheduler = scheduler
         self.dependencies = dependencies
@@ -91,10 +96,12 @@ class Engine {
         let table = reducers[actionType] ?? RouteTable()
         reducers[actionType] = table
         table.add(ReducerEntry(node: node, apply: apply), route: route, token: token)
+        checkInvariants()
         return Connection(isolated: { [weak self] in
             guard let self, let table = reducers[actionType] else { return }
             table.remove(route: route, token: token)
             if table.isEmpty { reducers[actionType] = nil }
+            checkInvariants()
         })
     }
 
@@ -112,8 +119,10 @@ class Engine {
             everyActionMiddleware.append(entry, token: token)
         }
         if let after { afterAction.append(after, token: token) }
+        checkInvariants()
         return Connection(isolated: { [weak self] in
             guard let self else { return }
+            defer { checkInvariants() }
             afterAction.remove(token: token)
             guard let actionType else {
                 everyActionMiddleware.remove(token: token)
@@ -131,10 +140,12 @@ class Engine {
         let list = routes[name] ?? RegistrationList()
         routes[name] = list
         list.append(route, token: token)
+        checkInvariants()
         return Connection(isolated: { [weak self] in
             guard let self, let list = routes[name] else { return }
             list.remove(token: token)
             if list.isEmpty { routes[name] = nil }
+            checkInvariants()
         })
     }
 
@@ -176,6 +187,7 @@ class Engine {
                 return true
             }
         }
+        checkInvariants()
     }
 
     /// Runs the middleware and reducers for `action` and commits the state; returns the
@@ -300,6 +312,7 @@ class Engine {
             pendingEffects.append((effect, owner))
         } else {
             start(effect, owner: owner)
+            checkInvariants()
         }
     }
 
@@ -427,6 +440,7 @@ class Engine {
                 forgetEffect(handle.number)
             }
         }
+        checkInvariants()
         return dispatched
     }
 
@@ -436,6 +450,7 @@ class Engine {
     /// Forgets the effects that finished.
     func takeFinished() {
         for handle in inbox.takeFinished() { forgetEffect(handle.number) }
+        checkInvariants()
     }
 
     /// Takes the next waiting action from an effect that was not cancelled, without
@@ -457,6 +472,57 @@ class Engine {
         if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
         effect.owner?.ownedEffects.remove(number)
     }
+
+    #if RESIN_INTERNAL_CHECKS
+        var registrationLimitForChecks: Int { nextToken }
+        var reducersForChecks: [ObjectIdentifier: RouteTable<ReducerEntry>] { reducers }
+        var middlewareForChecks: [ObjectIdentifier: RouteTable<MiddlewareEntry>] { middlewareByType }
+        var everyActionMiddlewareForChecks: RegistrationList<MiddlewareEntry> { everyActionMiddleware }
+        var routesForChecks: [String: RegistrationList<RegisteredRoute>] { routes }
+        /// How many registrations and effects the checks visit.
+        var sizeForChecks: Int {
+            let counts = registrationCounts
+            return counts.reducers + counts.middleware + counts.routes + running.count
+        }
+
+        /// R4: the running effects, their ids and their foci agree (also for `foci`, the foci
+        /// registrations work on, and those they are inside); every pacer has its pause.
+        /// R5: between actions, no effect waits to start and no focus to be refreshed.
+        func checkEffects(registeredFoci foci: [FocusNode]) {
+            var visited = Set<ObjectIdentifier>()
+            for focus in foci {
+                var current: FocusNode? = focus
+                while let node = current, visited.insert(ObjectIdentifier(node)).inserted {
+                    for number in node.ownedEffects {
+                        resinCheck(
+                            running[number].map { $0.owner === node } == true, "R4",
+                            "a focus counts as its own an effect that is not running for it")
+                    }
+                    current = node.parent
+                }
+            }
+            for (id, number) in runningByID {
+                resinCheck(
+                    running[number]?.id == id, "R4",
+                    "an effect id names an effect that runs under another id or not at all")
+            }
+            for (number, effect) in running {
+                if let id = effect.id {
+                    resinCheck(runningByID[id] == number, "R4", "a running effect's id names another effect")
+                }
+                if let owner = effect.owner {
+                    resinCheck(
+                        owner.ownedEffects.contains(number), "R4", "a running effect is not among its focus's effects")
+                }
+            }
+            resinCheck(
+                Set(pacers.keys) == Set(pauses.keys), "R4", "the debounces and throttles disagree with their pauses")
+            if !isProcessing {
+                resinCheck(pendingEffects.isEmpty, "R5", "effects wait to start between actions")
+                resinCheck(dirty.isEmpty, "R5", "foci wait to be refreshed between actions")
+            }
+        }
+    #endif
 
     deinit {
         for effect in running.values {

@@ -45,6 +45,31 @@ final class RegistrationList<Entry> {
         positions.removeAll(keepingCapacity: true)
         for (position, slot) in slots.enumerated() { positions[slot!.token] = position }
     }
+
+    #if RESIN_INTERNAL_CHECKS
+        /// R1: the index of positions names exactly the entries present, tokens increase
+        /// along the slots, and the count of holes is the count of removed slots.
+        func _checkInvariants(below limit: Int) {
+            resinCheck(walkers >= 0, "R1", "a registration list ended more walks than it began")
+            var holeCount = 0
+            var previous = 0
+            for (position, slot) in slots.enumerated() {
+                guard let slot else {
+                    holeCount += 1
+                    continue
+                }
+                resinCheck(
+                    slot.token > previous, "R1", "registration tokens out of order (\(previous), then \(slot.token))")
+                resinCheck(slot.token <= limit, "R1", "a registration token \(slot.token) the engine has not given")
+                resinCheck(positions[slot.token] == position, "R1", "token \(slot.token) is not indexed at its slot")
+                previous = slot.token
+            }
+            resinCheck(holeCount == holes, "R1", "\(holeCount) removed slots but \(holes) holes counted")
+            resinCheck(
+                positions.count == slots.count - holeCount, "R1",
+                "\(positions.count) tokens indexed for \(slots.count - holeCount) entries")
+        }
+    #endif
 }
 
 /// The registrations for one action type: those for every action of the type, and those

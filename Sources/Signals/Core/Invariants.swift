@@ -35,9 +35,7 @@ package enum SignalsChecks {
                 walks.live.remove(ObjectIdentifier(list))
                 return walks.walking[ObjectIdentifier(list), default: 0]
             }
-            precondition(
-                walkers == 0,
-                "Signals internal check S1 failed: a receivers list was freed while \(walkers) thread(s) walked it")
+            signalsCheck(walkers == 0, "S1", "a receivers list was freed while \(walkers) thread(s) walked it")
         #endif
     }
 
@@ -50,10 +48,8 @@ package enum SignalsChecks {
                 walks.walking[id, default: 0] += 1
                 return walks.live.contains(id)
             }
-            precondition(live, "Signals internal check S1 failed: a delivery walks a receivers list already freed")
-            precondition(
-                DeliveryContext.isPinned,
-                "Signals internal check S1 failed: a delivery walks a receivers list without pinning its thread")
+            signalsCheck(live, "S1", "a delivery walks a receivers list already freed")
+            signalsCheck(DeliveryContext.isPinned, "S1", "a delivery walks a receivers list without pinning its thread")
         #endif
     }
 
@@ -75,10 +71,9 @@ package enum SignalsChecks {
         #if SIGNALS_INTERNAL_CHECKS
             var previous: UInt64 = 0
             for stamp in stamps {
-                precondition(
-                    previous < stamp && stamp < epoch,
-                    "Signals internal check S6 failed: retired lists out of stamp order (\(previous), then \(stamp); epoch \(epoch))"
-                )
+                signalsCheck(
+                    previous < stamp && stamp < epoch, "S6",
+                    "retired lists out of stamp order (\(previous), then \(stamp); epoch \(epoch))")
                 previous = stamp
             }
         #endif
@@ -88,10 +83,9 @@ package enum SignalsChecks {
     @usableFromInline @inline(__always)
     static func checkUnpinned(activeDeliveries: Int, hasPending: Bool) {
         #if SIGNALS_INTERNAL_CHECKS
-            precondition(
-                activeDeliveries == 0 && !hasPending,
-                "Signals internal check S7 failed: a thread unpinned with \(activeDeliveries) deliveries under way or sends waiting"
-            )
+            signalsCheck(
+                activeDeliveries == 0 && !hasPending, "S7",
+                "a thread unpinned with \(activeDeliveries) deliveries under way or sends waiting")
         #endif
     }
 
@@ -99,10 +93,9 @@ package enum SignalsChecks {
     @usableFromInline @inline(__always)
     static func checkDeliveryBegun(activeDeliveries: Int, pins: Int) {
         #if SIGNALS_INTERNAL_CHECKS
-            precondition(
-                activeDeliveries <= pins,
-                "Signals internal check S7 failed: \(activeDeliveries) deliveries under way on a thread pinned \(pins) times"
-            )
+            signalsCheck(
+                activeDeliveries <= pins, "S7",
+                "\(activeDeliveries) deliveries under way on a thread pinned \(pins) times")
         #endif
     }
 
@@ -113,17 +106,22 @@ package enum SignalsChecks {
         #if SIGNALS_INTERNAL_CHECKS
             guard let list = list?.takeUnretainedValue() else { return }
             let (count, capacity) = list.withUnsafeMutablePointerToHeader { ($0.pointee.count, $0.pointee.capacity) }
-            precondition(
-                count > 0 && count <= capacity,
-                "Signals internal check S8 failed: a receivers list holds \(count) receivers with room for \(capacity)")
+            signalsCheck(
+                count > 0 && count <= capacity, "S8",
+                "a receivers list holds \(count) receivers with room for \(capacity)")
             let receivers = list.receivers.map(ObjectIdentifier.init)
-            precondition(
-                Set(receivers).count == receivers.count,
-                "Signals internal check S8 failed: a receivers list holds a receiver twice")
+            signalsCheck(Set(receivers).count == receivers.count, "S8", "a receivers list holds a receiver twice")
         #endif
     }
 
     #if SIGNALS_INTERNAL_CHECKS
+        /// Stops the process, naming `invariant`, unless `condition` holds.
+        private static func signalsCheck(
+            _ condition: Bool, _ invariant: String, _ message: @autoclosure () -> String
+        ) {
+            if !condition { preconditionFailure("Signals internal check \(invariant) failed: \(message())") }
+        }
+
         /// The receivers lists alive, and how many walks each has under way.
         private static let walks = LockedState(Walks())
 
