@@ -29,6 +29,64 @@ struct LayoutTests {
         }
     }
 
+    /// Each target of `Package.swift` and the targets it depends on.
+    static func manifestDependencies() throws -> [String: Set<String>] {
+        let manifest = try read("Package.swift")
+        var dependencies: [String: Set<String>] = [:]
+        let target = /\.(?:target|executableTarget|testTarget)\(\s*name:\s*"(\w+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?/
+        for match in manifest.matches(of: target) {
+            let names = (match.output.2.map(String.init) ?? "").matches(of: /"(\w+)"/).map { String($0.output.1) }
+            dependencies[String(match.output.1)] = Set(names)
+        }
+        return dependencies
+    }
+
+    @Test(
+        "every import in Sources is a dependency of its target in Package.swift, every dependency is imported, and ARCHITECTURE.md's table says the same"
+    )
+    func importsMatchTheManifest() throws {
+        let dependencies = try Self.manifestDependencies()
+        let targets = Set(dependencies.keys)
+        #expect(
+            targets.isSuperset(of: ["ReactiveCore", "Incremental", "Resin", "Signals"]), "the manifest was not read")
+        let importLine =
+            /(?m)^\s*(?:@\w+\s+)*(?:public\s+|package\s+|internal\s+)?import\s+(?:(?:struct|class|enum|func|protocol|typealias|var|let)\s+)?(\w+)/
+        let architecture = try Self.read("ARCHITECTURE.md")
+        for module in try Self.folders(under: "Sources") {
+            var imported = Set<String>()
+            for file in try MisuseCatalogueTests.swiftFiles(under: "Sources/\(module)") {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for match in text.matches(of: importLine) where targets.contains(String(match.output.1)) {
+                    imported.insert(String(match.output.1))
+                }
+            }
+            let declared = dependencies[module] ?? []
+            #expect(
+                imported.subtracting(declared).isEmpty,
+                "Sources/\(module) imports \(imported.subtracting(declared).sorted()) without depending on it in Package.swift"
+            )
+            #expect(
+                declared.subtracting(imported).isEmpty,
+                "\(module) depends on \(declared.subtracting(imported).sorted()) in Package.swift but imports nothing from it"
+            )
+            // The table's row for the module: its name (alone or among others) and what it
+            // depends on, `nothing` or module names.
+            let row = architecture.split(separator: "\n").first { line in
+                line.hasPrefix("| ") && line.split(separator: "|").first.map { $0.contains("`\(module)`") } == true
+                    && line.contains("library product")
+            }
+            guard let row else {
+                Issue.record("ARCHITECTURE.md's table has no row for the library \(module)")
+                continue
+            }
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let drawn = Set(cells[2].matches(of: /`(\w+)`/).map { String($0.output.1) })
+            #expect(
+                drawn == declared,
+                "ARCHITECTURE.md says \(module) depends on \(drawn.sorted()); Package.swift says \(declared.sorted())")
+        }
+    }
+
     @Test("no example imports Testing, XCTest or the tests' support")
     func examplesDoNotLinkTesting() throws {
         let files = try MisuseCatalogueTests.swiftFiles(under: "Examples")

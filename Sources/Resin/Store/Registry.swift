@@ -46,10 +46,11 @@ final class RegistrationList<Entry> {
         for (position, slot) in slots.enumerated() { positions[slot!.token] = position }
     }
 
-    #if RESIN_INTERNAL_CHECKS
-        /// R1: the index of positions names exactly the entries present, tokens increase
-        /// along the slots, and the count of holes is the count of removed slots.
-        func _checkInvariants(below limit: Int) {
+    /// R1: the index of positions names exactly the entries present, tokens increase
+    /// along the slots, and the count of holes is the count of removed slots.
+    /// Does nothing unless the module is built with `RESIN_INTERNAL_CHECKS`.
+    func _checkInvariants(below limit: Int) {
+        #if RESIN_INTERNAL_CHECKS
             resinCheck(walkers >= 0, "R1", "a registration list ended more walks than it began")
             var holeCount = 0
             var previous = 0
@@ -68,8 +69,8 @@ final class RegistrationList<Entry> {
             resinCheck(
                 positions.count == slots.count - holeCount, "R1",
                 "\(positions.count) tokens indexed for \(slots.count - holeCount) entries")
-        }
-    #endif
+        #endif
+    }
 }
 
 /// The registrations for one action type: those for every action of the type, and those
