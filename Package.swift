@@ -134,6 +134,12 @@ let package = Package(
             dependencies: ["SignalGraph", "Glue", "Incremental", "Resin", "Cycle", "Signals"],
             path: "Examples/SwiftUI"),
 
+        // libFuzzer targets: programs decoded from bytes, an engine against a reference written
+        // apart from it. `.ci/fuzz` builds them with the fuzzer and runs each for a bounded
+        // time; built as usual, each replays the files it is given (its corpus).
+        .executableTarget(
+            name: "IncrementalFuzz", dependencies: ["Incremental"], path: "Fuzz/Incremental", exclude: ["Corpus"]),
+
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", dependencies: ["ReactiveCore"], path: "Tests/TestSupport"),
 
