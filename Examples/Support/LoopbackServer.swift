@@ -36,21 +36,10 @@ public final class LoopbackServer: @unchecked Sendable {
         self.descriptor = descriptor
         var reuse: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let port = bindToLoopback(descriptor), listen(descriptor, 16) == 0 else {
+            throw CocoaError(.fileReadUnknown)
         }
-        guard bound == 0, listen(descriptor, 16) == 0 else { throw CocoaError(.fileReadUnknown) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         Thread.detachNewThread {
             while true {
                 let client = accept(descriptor, nil, nil)
@@ -137,4 +126,51 @@ private func sendWithoutSignal(_ client: Int32, _ bytes: UnsafeRawPointer, _ cou
     #else
         write(client, bytes, count)
     #endif
+}
+
+/// Binds `descriptor` to 127.0.0.1 on a port the system picks; returns the port, or nil if
+/// the system refused.
+private func bindToLoopback(_ descriptor: Int32) -> UInt16? {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard bound == 0 else { return nil }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// A port on 127.0.0.1 that refuses connections for as long as this value lives: bound, so
+/// no other socket of the machine takes it, and not listening, so a connection to it is
+/// refused at once. (The port of a server that has stopped may be taken again by another
+/// server before a connection to it is tried.)
+public final class RefusingPort: Sendable {
+    private let descriptor: Int32
+    /// The port.
+    public let port: UInt16
+
+    /// Binds a port.
+    public init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let port = bindToLoopback(descriptor) else {
+            close(descriptor)
+            throw CocoaError(.fileReadUnknown)
+        }
+        self.port = port
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The URL of `path` on this port.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 }
