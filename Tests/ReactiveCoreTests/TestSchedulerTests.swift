@@ -89,6 +89,22 @@ struct TestSchedulerTests {
         #expect(runs.value == 0)
     }
 
+    @Test("cancelled work does not grow the queue: the heap is rebuilt once dead entries outnumber live ones")
+    func cancelledWorkIsDropped() {
+        var queue = ScheduleQueue<Int>()
+        let keep = queue.insert(-1, at: .zero + .seconds(1_000))
+        for round in 0..<10 {
+            // Keys far in the future, so that none reaches the top and is dropped there.
+            let keys = (0..<1_000).map { queue.insert($0, at: .zero + .seconds(2_000 + round * 1_000 + $0)) }
+            for key in keys { #expect(queue.remove(key) != nil) }
+            #expect(queue.count == 1)
+            #expect(queue.heapCount <= 130, "round \(round): \(queue.heapCount) heap entries for 1 live one")
+        }
+        #expect(queue.nextInstant == .zero + .seconds(1_000))
+        #expect(queue.remove(keep) == -1)
+        #expect(queue.count == 0 && queue.nextInstant == nil)
+    }
+
     @Test("advance(to:) moves to the instant even when nothing is due")
     func advanceTo() {
         let scheduler = TestScheduler()

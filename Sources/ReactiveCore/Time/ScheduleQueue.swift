@@ -29,6 +29,9 @@ struct ScheduleQueue<Work> {
     /// The instant of the earliest pending work.
     var nextInstant: SchedulerInstant? { heap.first?.instant }
 
+    /// How many entries the heap holds, cancelled ones included (for tests of its bound).
+    var heapCount: Int { heap.count }
+
     mutating func insert(_ item: Work, at instant: SchedulerInstant) -> Key {
         let sequence = nextSequence
         nextSequence += 1
