@@ -87,6 +87,26 @@ struct LayoutTests {
         }
     }
 
+    @Test("the test targets CI skips under ThreadSanitizer start no thread or task of their own")
+    func threadSanitizerSkipsOnlySingleThreadedSuites() throws {
+        let ci = try Self.read(".ci/run")
+        let skipped = ci.matches(of: /--skip (\w+)/).map { String($0.output.1) }
+        #expect(!skipped.isEmpty, ".ci/run skips no suite under ThreadSanitizer; drop this test if that is meant")
+        let concurrency = /\bThread\b|DispatchQueue|concurrentPerform|Task\.detached|Task \{|TaskGroup|async let/
+        for target in skipped {
+            let files = try MisuseCatalogueTests.swiftFiles(under: "Tests/\(target)")
+            #expect(!files.isEmpty, "\(target) is not a test target")
+            // This file names the patterns it looks for.
+            for file in files where file.lastPathComponent != "LayoutTests.swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(
+                    !text.contains(concurrency),
+                    "\(target)/\(file.lastPathComponent) starts threads or tasks: run it under ThreadSanitizer (.ci/run)"
+                )
+            }
+        }
+    }
+
     @Test("no example imports Testing, XCTest or the tests' support")
     func examplesDoNotLinkTesting() throws {
         let files = try MisuseCatalogueTests.swiftFiles(under: "Examples")
