@@ -125,8 +125,7 @@ package enum SignalsChecks {
         /// The receivers lists alive, and how many walks each has under way.
         private static let walks = LockedState(Walks())
 
-        private struct Walks: @unchecked Sendable {
-            // `@unchecked`: identities only, under the lock.
+        private struct Walks: Sendable {
             var live: Set<ObjectIdentifier> = []
             var walking: [ObjectIdentifier: Int] = [:]
         }
