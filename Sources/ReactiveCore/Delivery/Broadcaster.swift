@@ -77,6 +77,7 @@ public final class Broadcaster<Value> {
         accepted += 1
         deliveries.submit(value) { deliver($0) }
         if needsCompaction && !deliveries.isProcessing { compact() }
+        checkInvariantsAfterOperation()
     }
 
     /// Adds `sink` after the others; returns the key that removes it.
@@ -89,6 +90,7 @@ public final class Broadcaster<Value> {
         nextKey += 1
         entries.append(Entry(key: key, sink: sink, since: skippingQueued ? accepted : delivered))
         liveCount += 1
+        checkInvariantsAfterOperation()
         return key
     }
 
@@ -108,6 +110,7 @@ public final class Broadcaster<Value> {
             entries.remove(at: index)
         }
         liveCount -= 1
+        checkInvariantsAfterOperation()
         return sink
     }
 
@@ -155,5 +158,47 @@ extension Broadcaster: Subscribable {
             let removed = self.remove(key)
             _ = removed
         })
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/ReactiveCore.md)
+
+extension Broadcaster {
+    /// Called after every public operation (a send that returns, an add, a remove).
+    @inlinable @inline(__always)
+    func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks B1, B2 and B5, stopping with a message that names the one broken. Does nothing
+    /// unless the module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    @usableFromInline
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            let delivering = deliveries.isProcessing
+            reactiveCoreCheck(
+                delivered <= accepted, "B1", "\(delivered) values delivered of \(accepted) accepted")
+            reactiveCoreCheck(
+                delivering || delivered == accepted, "B1",
+                "no delivery is under way, yet \(accepted - delivered) accepted values wait")
+            var previousKey = Int.min
+            var live = 0
+            for entry in entries {
+                reactiveCoreCheck(
+                    entry.since <= accepted, "B2",
+                    "a sink starts after value \(entry.since), but only \(accepted) were accepted")
+                reactiveCoreCheck(
+                    previousKey < entry.key, "B5", "sink keys out of order (\(previousKey), then \(entry.key))")
+                previousKey = entry.key
+                if entry.sink != nil { live += 1 }
+            }
+            reactiveCoreCheck(live == liveCount, "B5", "\(live) sinks present, but the count says \(liveCount)")
+            reactiveCoreCheck(
+                delivering || needsCompaction || live == entries.count, "B5",
+                "a removed sink's entry remains with no compaction due")
+            deliveries._checkInvariants()
+        #endif
     }
 }

@@ -39,6 +39,7 @@ public final class SerialQueue<Element> {
         process(element)
         if head < items.count { drain(process) }
         setProcessing(false)
+        checkInvariantsAfterOperation()
     }
 
     /// If no item is being processed, runs `body` as if it were one (items submitted
@@ -53,6 +54,7 @@ public final class SerialQueue<Element> {
         body()
         if head < items.count { drain(process) }
         setProcessing(false)
+        checkInvariantsAfterOperation()
         return true
     }
 
@@ -70,5 +72,29 @@ public final class SerialQueue<Element> {
         }
         items.removeAll(keepingCapacity: true)
         head = 0
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/ReactiveCore.md)
+
+extension SerialQueue {
+    /// Called when a `submit` or `runIfIdle` returns.
+    @inlinable @inline(__always)
+    func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks B6. Does nothing unless the module is built with
+    /// `REACTIVECORE_INTERNAL_CHECKS`.
+    @usableFromInline
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            reactiveCoreCheck(head <= items.count, "B6", "the queue's head \(head) is past its \(items.count) items")
+            reactiveCoreCheck(
+                isProcessing || (items.isEmpty && head == 0), "B6",
+                "the queue is idle but holds \(items.count - head) unprocessed item(s)")
+        #endif
     }
 }

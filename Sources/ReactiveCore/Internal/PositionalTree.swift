@@ -20,6 +20,10 @@ package struct PositionalTree<Element> {
     private var free: [Int32] = []
     private var root: Int32 = -1
     private var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+    #if REACTIVECORE_INTERNAL_CHECKS
+        /// Operations since the last full check (see `checkInvariantsAfterOperation`).
+        private var checksSkipped = 0
+    #endif
 
     /// An empty tree.
     package init() {}
@@ -103,6 +107,7 @@ package struct PositionalTree<Element> {
         let node = allocate(element, marked: marked)
         let (lower, upper) = split(root, at: index)
         root = merge(merge(lower, node), upper)
+        checkInvariantsAfterOperation()
     }
 
     /// Removes and returns the element at `index`, with whether it was marked.
@@ -116,6 +121,7 @@ package struct PositionalTree<Element> {
         let removed = (elements[node]!, isMarked[node])
         elements[node] = nil
         free.append(middle)
+        checkInvariantsAfterOperation()
         return removed
     }
 
@@ -225,5 +231,68 @@ package struct PositionalTree<Element> {
             update(upper)
             return upper
         }
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/ReactiveCore.md)
+
+extension PositionalTree {
+    /// Called after every insert and remove: checks the tree after each one while it holds
+    /// up to 512 elements, and once every `count` operations when it holds more, so that the
+    /// checks cost about one node's visit per operation.
+    @inline(__always)
+    private mutating func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            checksSkipped += 1
+            if count <= 512 || checksSkipped >= count {
+                checksSkipped = 0
+                _checkInvariants()
+            }
+        #endif
+    }
+
+    /// Checks T1 to T3, stopping with a message that names the one broken. Does nothing
+    /// unless the module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            let slots = elements.count
+            reactiveCoreCheck(
+                [left.count, right.count, priority.count, size.count, markedCount.count, isMarked.count]
+                    .allSatisfy { $0 == slots }, "T3", "the node arrays differ in length")
+            var seen = [Bool](repeating: false, count: slots)
+            var reachable = 0
+            var stack: [Int32] = root >= 0 ? [root] : []
+            while let node = stack.popLast() {
+                let index = Int(node)
+                reactiveCoreCheck(index < slots, "T3", "node \(index) is past the \(slots) slots")
+                reactiveCoreCheck(!seen[index], "T3", "node \(index) is reachable twice")
+                seen[index] = true
+                reachable += 1
+                reactiveCoreCheck(elements[index] != nil, "T3", "reachable node \(index) holds no element")
+                let children = [left[index], right[index]].filter { $0 >= 0 }
+                reactiveCoreCheck(
+                    size[index] == 1 + Int32(subtreeSize(left[index]) + subtreeSize(right[index])), "T1",
+                    "node \(index) records size \(size[index]), its subtrees say otherwise")
+                reactiveCoreCheck(
+                    markedCount[index]
+                        == (isMarked[index] ? 1 : 0) + Int32(subtreeMarked(left[index]) + subtreeMarked(right[index])),
+                    "T1", "node \(index) records \(markedCount[index]) marked, its subtrees say otherwise")
+                for child in children {
+                    reactiveCoreCheck(
+                        priority[Int(child)] <= priority[index], "T2",
+                        "node \(child) outranks its parent \(index)")
+                    stack.append(child)
+                }
+            }
+            for node in free {
+                let index = Int(node)
+                reactiveCoreCheck(index < slots && !seen[index], "T3", "free node \(index) is reachable, or free twice")
+                reactiveCoreCheck(elements[index] == nil, "T3", "free node \(index) still holds an element")
+                seen[index] = true
+            }
+            reactiveCoreCheck(
+                reachable + free.count == slots, "T3",
+                "\(slots - reachable - free.count) node(s) neither reachable nor free")
+        #endif
     }
 }

@@ -22,6 +22,10 @@ struct ScheduleQueue<Work> {
     private var heap: [Entry] = []
     private var work: [UInt64: Work] = [:]
     private var nextSequence: UInt64 = 0
+    #if REACTIVECORE_INTERNAL_CHECKS
+        /// Operations since the last full check (see `checkInvariantsAfterOperation`).
+        private var checksSkipped = 0
+    #endif
 
     /// The number of pieces of work pending.
     var count: Int { work.count }
@@ -38,6 +42,7 @@ struct ScheduleQueue<Work> {
         work[sequence] = item
         heap.append(Entry(instant: instant, sequence: sequence))
         siftUp(from: heap.count - 1)
+        checkInvariantsAfterOperation()
         return Key(sequence: sequence)
     }
 
@@ -46,6 +51,7 @@ struct ScheduleQueue<Work> {
         guard let removed = work.removeValue(forKey: key.sequence) else { return nil }
         dropCancelledTop()
         if heap.count > 64 && heap.count > 2 * work.count { rebuild() }
+        checkInvariantsAfterOperation()
         return removed
     }
 
@@ -56,6 +62,7 @@ struct ScheduleQueue<Work> {
         removeTop()
         let item = work.removeValue(forKey: top.sequence)!
         dropCancelledTop()
+        checkInvariantsAfterOperation()
         return (top.instant, item)
     }
 
@@ -101,6 +108,49 @@ struct ScheduleQueue<Work> {
             heap.swapAt(parent, first)
             parent = first
         }
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/ReactiveCore.md)
+
+extension ScheduleQueue {
+    /// Called after every insert, remove and pop: checks the queue after each one while it
+    /// holds up to 512 entries, and once every `heap.count` operations when it holds more, so
+    /// that the checks cost about one entry's visit per operation.
+    @inline(__always)
+    private mutating func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            checksSkipped += 1
+            if heap.count <= 512 || checksSkipped >= heap.count {
+                checksSkipped = 0
+                _checkInvariants()
+            }
+        #endif
+    }
+
+    /// Checks Q1 to Q3, stopping with a message that names the one broken. Does nothing
+    /// unless the module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            for index in heap.indices.dropFirst() {
+                let parent = (index - 1) / 2
+                reactiveCoreCheck(
+                    !heap[index].precedes(heap[parent]), "Q1",
+                    "heap entry \(index) precedes its parent \(parent)")
+            }
+            var entered = Set<UInt64>()
+            for entry in heap {
+                reactiveCoreCheck(
+                    entered.insert(entry.sequence).inserted, "Q2", "work \(entry.sequence) is in the heap twice")
+                reactiveCoreCheck(entry.sequence < nextSequence, "Q2", "work \(entry.sequence) was never scheduled")
+            }
+            for sequence in work.keys {
+                reactiveCoreCheck(entered.contains(sequence), "Q2", "pending work \(sequence) is missing from the heap")
+            }
+            if let top = heap.first {
+                reactiveCoreCheck(work[top.sequence] != nil, "Q3", "the heap's top is cancelled work")
+            }
+        #endif
     }
 }
 

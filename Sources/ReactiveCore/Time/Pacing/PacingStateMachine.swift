@@ -130,6 +130,7 @@ public struct PacingStateMachine<Value> {
 
     /// Takes in `value`, arrived at `now`, and says what to do.
     public mutating func receive(_ value: Value, at now: SchedulerInstant) -> ReceiveAction {
+        defer { checkInvariantsAfterOperation() }
         switch rule {
         case .leadingThrottle:
             if case .pausing(let end, _) = state, now < end { return .drop }
@@ -163,6 +164,7 @@ public struct PacingStateMachine<Value> {
 
     /// Takes in that `timer` fired at `now`, and says what to do.
     public mutating func timerFired(_ timer: PacingTimer, at now: SchedulerInstant) -> TimerAction {
+        defer { checkInvariantsAfterOperation() }
         guard timer.generation == generation else { return .none }
         switch state {
         case .idle:
@@ -192,6 +194,7 @@ public struct PacingStateMachine<Value> {
     /// - Returns: Whether a timer was running, which the storage should now cancel.
     @discardableResult
     public mutating func cancel() -> Bool {
+        defer { checkInvariantsAfterOperation() }
         let hadTimer: Bool
         switch state {
         case .idle: hadTimer = false
@@ -206,6 +209,37 @@ public struct PacingStateMachine<Value> {
     private mutating func nextTimer(at deadline: SchedulerInstant) -> PacingTimer {
         generation &+= 1
         return PacingTimer(deadline: deadline, generation: generation)
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/ReactiveCore.md)
+
+extension PacingStateMachine {
+    @inline(__always)
+    private func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks P5, stopping with a message that names it when broken. Does nothing unless the
+    /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            switch (rule, state) {
+            case (_, .idle):
+                break
+            case (.leadingThrottle, .pausing(_, let held)):
+                reactiveCoreCheck(held == nil, "P5", "a leading-edge throttle holds a value")
+            case (.throttle, .pausing):
+                break
+            case (.debounce, .waiting(_, let deadline, let timerDeadline)):
+                reactiveCoreCheck(
+                    timerDeadline <= deadline, "P5", "a debounce's timer is due after the value it waits to pass")
+            default:
+                reactiveCoreCheck(false, "P5", "the state \(state) does not belong to the rule \(rule)")
+            }
+        #endif
     }
 }
 
