@@ -229,6 +229,50 @@ struct PacingTests {
         #expect(stillHadTimer)
     }
 
+    @Test("a stale timer that fires during a newer pause or wait neither passes the held value nor ends it early")
+    func staleTimerDuringNewerPause() {
+        let half = SchedulerInstant.zero + .milliseconds(500)
+        var throttle = PacingStateMachine<Int>(.throttle(latest: true), pause: .seconds(1))
+        guard case .pass(1, let stale?) = throttle.receive(1, at: .zero) else {
+            Issue.record("the first value did not pass with a timer")
+            return
+        }
+        throttle.cancel()
+        guard case .pass(2, let current?) = throttle.receive(2, at: half) else {
+            Issue.record("after a cancel, a value did not pass at once")
+            return
+        }
+        _ = throttle.receive(3, at: half)
+        guard case .none = throttle.timerFired(stale, at: stale.deadline) else {
+            Issue.record("the stale throttle timer acted during the newer pause")
+            return
+        }
+        #expect(throttle.held == 3)
+        guard case .pass(3, _) = throttle.timerFired(current, at: current.deadline) else {
+            Issue.record("the current timer did not pass the held value")
+            return
+        }
+
+        var debounce = PacingStateMachine<Int>(.debounce, pause: .seconds(1))
+        guard case .startTimer(let old) = debounce.receive(1, at: .zero) else {
+            Issue.record("a debounce did not start a timer")
+            return
+        }
+        debounce.cancel()
+        guard case .startTimer(let new) = debounce.receive(2, at: half) else {
+            Issue.record("a debounce did not start a timer after a cancel")
+            return
+        }
+        guard case .none = debounce.timerFired(old, at: old.deadline) else {
+            Issue.record("the stale debounce timer acted during the newer wait")
+            return
+        }
+        guard case .pass(2, nil) = debounce.timerFired(new, at: new.deadline) else {
+            Issue.record("the current debounce timer did not pass the value")
+            return
+        }
+    }
+
     @Test("a throttle with a zero pause passes every value at once; a debounce coalesces until its timer runs")
     func zeroPause() {
         let scheduler = TestScheduler()
