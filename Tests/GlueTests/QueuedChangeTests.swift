@@ -229,4 +229,40 @@ struct QueuedChangeTests {
         #expect(filters.count + maps.count + sums.count + replicas.count > 10)
         connection.disconnect()
     }
+
+    @Test(
+        "a view made in the middle of its base's transaction reports its changes inside a transaction of its own, and no end it never began"
+    )
+    func viewMadeMidTransaction() {
+        let array = ArrayVariable([1, 2, 3])
+        var view: FilteredObservableArray<ArrayVariable<Int>>?
+        var seen: [String] = []
+        var viewConnection: Connection?
+        let connection = array.updates.subscribe { update in
+            guard case .beginTransaction = update, view == nil else { return }
+            let made = array.filter { $0 % 2 == 0 }
+            view = made
+            viewConnection = made.updates.subscribe { update in
+                switch update {
+                case .beginTransaction: seen.append("begin")
+                case .change(let change): seen.append("change \(change.modifications.count)")
+                case .endTransaction: seen.append("end")
+                }
+            }
+        }
+        array.withTransaction {
+            array.append(4)
+            array.append(5)
+        }
+        #expect(seen == ["begin", "change 1", "end"])
+        #expect(view?.value == [2, 4])
+        seen.removeAll()
+        // A transaction of the base that changes nothing in the view: an empty one.
+        array.withTransaction { array.append(7) }
+        array.append(8)
+        #expect(seen == ["begin", "end", "begin", "change 1", "end"])
+        #expect(view?.value == [2, 4, 8])
+        connection.disconnect()
+        viewConnection?.disconnect()
+    }
 }

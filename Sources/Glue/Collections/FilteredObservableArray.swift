@@ -42,6 +42,12 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
     }
 
     private func translate(_ change: ArrayChange<Base.Element>) -> ArrayChange<Base.Element> {
+        #if GLUE_INTERNAL_CHECKS
+            glueCheck(
+                change.initialCount == included.count, "G3",
+                "a change for \(change.initialCount) elements reached a filter of \(included.count)")
+            defer { _checkInvariants() }
+        #endif
         var output = ArrayChange<Base.Element>(initialCount: value.count)
         for modification in change.modifications {
             switch modification {
@@ -95,5 +101,20 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
             output.add(.remove(element, at: position))
         }
         included.remove(at: index)
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/Glue.md)
+
+extension FilteredObservableArray {
+    /// Checks G3's bookkeeping: one flag per base element, and as many included elements as
+    /// flags set. Does nothing unless the module is built with `GLUE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if GLUE_INTERNAL_CHECKS
+            let flagged = included.reduce(0) { $0 + ($1 ? 1 : 0) }
+            glueCheck(
+                flagged == value.count, "G3",
+                "\(flagged) elements flagged included, \(value.count) in the filtered array")
+        #endif
     }
 }

@@ -41,6 +41,11 @@ public final class MappedObservableArray<Base: ObservableArrayType, Output>: Obs
         elements = TreeElements(base.value.map(transform))
         follower.signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
+            #if GLUE_INTERNAL_CHECKS
+                glueCheck(
+                    change.initialCount == elements.tree.count, "G3",
+                    "a change for \(change.initialCount) elements reached a map of \(elements.tree.count)")
+            #endif
             let mapped = change.map(transform)
             elements.edit { mapped.apply(toTree: &$0) }
             return mapped

@@ -56,6 +56,11 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
         signal = follower.signal
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
+            #if GLUE_INTERNAL_CHECKS
+                glueCheck(
+                    change.initialCount == elements.tree.count, "G3",
+                    "a change for \(change.initialCount) elements reached a sorted view of \(elements.tree.count)")
+            #endif
             var output = ArrayChange<Element>(initialCount: elements.tree.count)
             for modification in change.modifications {
                 switch modification {
@@ -100,6 +105,27 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
         let index = elements.tree.partitionIndex { !areInIncreasingOrder(element, $0) }
         elements.edit { $0.insert(element, at: index) }
         output.add(.insert(element, at: index))
+        checkPlacement(at: index)
+    }
+
+    /// G3: the element just inserted at `index` is in order with its neighbours, and after
+    /// the equivalent ones (so equivalent elements keep their order of insertion).
+    @inline(__always)
+    private func checkPlacement(at index: Int) {
+        #if GLUE_INTERNAL_CHECKS
+            let tree = elements.tree
+            if index > 0 {
+                glueCheck(
+                    !areInIncreasingOrder(tree[index], tree[index - 1]), "G3",
+                    "an element inserted at \(index) sorts before the one ahead of it")
+            }
+            if index + 1 < tree.count {
+                glueCheck(
+                    areInIncreasingOrder(tree[index], tree[index + 1]), "G3",
+                    "an element inserted at \(index) does not sort before the one after it (or precedes an equivalent one)"
+                )
+            }
+        #endif
     }
 
     private func remove(_ element: Element, into output: inout ArrayChange<Element>) {

@@ -16,7 +16,15 @@ final class TransactionJoin<Value> {
         makeChange: @escaping () -> ValueChange<Value>,
         reset: @escaping () -> Void
     ) {
-        self.sink = sink
+        #if GLUE_INTERNAL_CHECKS
+            var wire = TransactionWire()
+            self.sink = { update in
+                wire.note(update)
+                sink(update)
+            }
+        #else
+            self.sink = sink
+        #endif
         self.makeChange = makeChange
         self.reset = reset
     }
@@ -45,9 +53,15 @@ final class TransactionJoin<Value> {
     /// Forgets `count` open transactions of an input that is no longer followed.
     func abandon(_ count: Int) {
         depth -= count
+        #if GLUE_INTERNAL_CHECKS
+            glueCheck(depth >= 0, "G2", "a join abandoned more transactions than its inputs opened")
+        #endif
     }
 
     private func finish() {
+        #if GLUE_INTERNAL_CHECKS
+            glueCheck(depth == 0, "G2", "a join finished with \(depth) input transaction(s) open")
+        #endif
         if changed {
             changed = false
             sink(.change(makeChange()))

@@ -47,9 +47,19 @@ public final class Signal<Value>: SourceType, SinkType {
     }
 
     /// Creates the signal of an observable's updates, whose value runs ahead of them.
-    static func reportingAppliedChanges() -> Signal {
-        Signal(reportsAppliedChanges: true)
+    static func reportingAppliedChanges<Change>() -> Signal where Value == Update<Change> {
+        let signal = Signal(reportsAppliedChanges: true)
+        #if GLUE_INTERNAL_CHECKS
+            var wire = TransactionWire()
+            signal._checkSent = { wire.note($0) }
+        #endif
+        return signal
     }
+
+    #if GLUE_INTERNAL_CHECKS
+        /// Checks each value sent (an observable's updates: G1).
+        @usableFromInline var _checkSent: ((Value) -> Void)?
+    #endif
 
     private init(reportsAppliedChanges: Bool) {
         self.reportsAppliedChanges = reportsAppliedChanges
@@ -64,19 +74,23 @@ public final class Signal<Value>: SourceType, SinkType {
     /// Sends `value` to every subscribed sink, or queues it if a delivery is under way.
     @inlinable
     public func send(_ value: Value) {
+        #if GLUE_INTERNAL_CHECKS
+            _checkSent?(value)
+        #endif
         broadcaster.send(value)
     }
 
     /// Sends `value`; the same as ``send(_:)``, so that a signal can be a sink.
     @inlinable
     public func receive(_ value: Value) {
-        broadcaster.send(value)
+        send(value)
     }
 
     /// Starts sending values to `sink` until the returned connection disconnects.
     public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
         let key = broadcaster.add(sink, skippingQueued: reportsAppliedChanges)
         if broadcaster.count == 1 { setActive(true) }
+        checkInvariantsAfterOperation()
         return Connection(isolated: { self.remove(key) })
     }
 
@@ -85,6 +99,7 @@ public final class Signal<Value>: SourceType, SinkType {
         // its captures may have deinits that reach back into the signal.
         guard let removed = broadcaster.remove(key) else { return }
         if broadcaster.isEmpty { setActive(false) }
+        checkInvariantsAfterOperation()
         _ = removed
     }
 
@@ -97,6 +112,29 @@ public final class Signal<Value>: SourceType, SinkType {
             activation?(false)
             retainedOwner = nil
         }
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/Glue.md)
+
+extension Signal {
+    @inline(__always)
+    private func checkInvariantsAfterOperation() {
+        #if GLUE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks G5, stopping with a message that names it when broken. Does nothing unless the
+    /// module is built with `GLUE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if GLUE_INTERNAL_CHECKS
+            if broadcaster.isEmpty {
+                glueCheck(retainedOwner == nil, "G5", "a signal with no subscriber keeps its owner")
+            } else {
+                glueCheck(retainedOwner === owner, "G5", "a subscribed signal does not keep its owner")
+            }
+        #endif
     }
 }
 
