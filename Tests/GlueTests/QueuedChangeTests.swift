@@ -265,4 +265,34 @@ struct QueuedChangeTests {
         connection.disconnect()
         viewConnection?.disconnect()
     }
+
+    @Test("a join subscribed in the middle of an input's transaction reports the rest as one whole transaction")
+    func joinMadeMidTransaction() {
+        let first = Variable(0)
+        let second = Variable(10)
+        let combined = first.combined(second)
+        var seen: [String] = []
+        var joinConnection: Connection?
+        let connection = first.updates.subscribe { update in
+            guard case .beginTransaction = update, joinConnection == nil else { return }
+            joinConnection = combined.updates.subscribe { update in
+                switch update {
+                case .beginTransaction: seen.append("begin")
+                case .change(let change):
+                    seen.append("\(change.old.0),\(change.old.1)->\(change.new.0),\(change.new.1)")
+                case .endTransaction: seen.append("end")
+                }
+            }
+        }
+        first.withTransaction { first.value = 1 }
+        #expect(seen == ["begin", "0,10->1,10", "end"])
+        seen.removeAll()
+        first.withTransaction {
+            first.value = 2
+            second.value = 20
+        }
+        #expect(seen == ["begin", "1,10->2,20", "end"])
+        connection.disconnect()
+        joinConnection?.disconnect()
+    }
 }
