@@ -25,6 +25,11 @@ final class StateChannel<Snapshot, Transition> {
         let identity: ObjectIdentifier
         /// The number of changes published when the sensor was initiated; it skips those.
         let since: Int
+        #if SIGNALGRAPH_INTERNAL_CHECKS
+            /// The number of the last change sent to the sensor (`since` before the first):
+            /// SG3 says they come one by one, each once.
+            var received = 0
+        #endif
     }
 
     private enum Change {
@@ -101,6 +106,15 @@ final class StateChannel<Snapshot, Transition> {
 
     /// Sends the change numbered `number` to the sensors that do not hold it yet.
     private func deliver(_ change: Change, number: Int) {
+        #if SIGNALGRAPH_INTERNAL_CHECKS
+            _checkInvariants()
+            for index in entries.indices where entries[index].since < number {
+                signalGraphCheck(
+                    entries[index].received == number - 1, "SG3",
+                    "change \(number) reaches a sensor whose last change was \(entries[index].received)")
+                entries[index].received = number
+            }
+        #endif
         for entry in entries where entry.since < number {
             if let sensor = entry.sensor { send(change, to: sensor) }
         }
@@ -111,6 +125,10 @@ final class StateChannel<Snapshot, Transition> {
         case .register(let sensor):
             sensor.registration.attach(to: self)
             entries.append(Entry(sensor: sensor, identity: ObjectIdentifier(sensor), since: published))
+            #if SIGNALGRAPH_INTERNAL_CHECKS
+                entries[entries.count - 1].received = published
+                _checkInvariants()
+            #endif
             sensor.sense(.initiation(current()))
         case .deregister(let sensor):
             sensor.registration.checkAttached(to: self)
@@ -120,6 +138,16 @@ final class StateChannel<Snapshot, Transition> {
                 // state is the one its signals rebuild.
                 let seen = max(entries[index].since, delivered)
                 var position = waitingHead + (seen - delivered)
+                #if SIGNALGRAPH_INTERNAL_CHECKS
+                    signalGraphCheck(
+                        entries[index].received == seen, "SG3",
+                        "a deregistered sensor received changes up to \(entries[index].received), its replay starts after \(seen)"
+                    )
+                    signalGraphCheck(
+                        waiting.count - position == published - seen, "SG3",
+                        "a deregistered sensor is replayed \(waiting.count - position) changes, \(published - seen) are owed"
+                    )
+                #endif
                 while position < waiting.count {
                     send(waiting[position], to: sensor)
                     position += 1
@@ -148,5 +176,36 @@ final class StateChannel<Snapshot, Transition> {
             sensor.sense(.termination(old))
             sensor.sense(.initiation(new))
         }
+    }
+}
+
+// MARK: - Invariants (Documentation/Internals/SignalGraph.md)
+
+extension StateChannel {
+    /// Checks SG3's accounting and SG4, stopping with a message that names the one broken.
+    /// Does nothing unless the module is built with `SIGNALGRAPH_INTERNAL_CHECKS`.
+    func _checkInvariants() {
+        #if SIGNALGRAPH_INTERNAL_CHECKS
+            signalGraphCheck(
+                delivered <= published && published - delivered == waiting.count - waitingHead, "SG3",
+                "\(published) changes published, \(delivered) delivered, \(waiting.count - waitingHead) waiting")
+            signalGraphCheck(
+                work.isProcessing || published == delivered, "SG3",
+                "no delivery is under way, yet \(published - delivered) changes wait")
+            var identities = Set<ObjectIdentifier>()
+            for entry in entries {
+                signalGraphCheck(
+                    entry.since <= published && entry.since <= entry.received && entry.received <= published,
+                    "SG3",
+                    "a sensor initiated after change \(entry.since) received up to \(entry.received) of \(published)")
+                signalGraphCheck(
+                    identities.insert(entry.identity).inserted, "SG4", "a sensor is registered twice on one emitter")
+                if let sensor = entry.sensor {
+                    signalGraphCheck(
+                        sensor.registration.emitter === self, "SG4",
+                        "a registered sensor's registration names another emitter")
+                }
+            }
+        #endif
     }
 }

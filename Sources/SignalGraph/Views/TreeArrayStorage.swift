@@ -102,6 +102,7 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
                         let index = insertionIndex(of: (key, value), in: tree)
                         tree.insert((key, value), at: index)
                         output.append(.insert((key, value), at: index))
+                        checkPlacement(at: index, in: tree)
                     case .update(let key, let value):
                         guard let old = values[key] else { continue }
                         values[key] = value
@@ -109,6 +110,7 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
                         tree.remove(at: from)
                         let to = insertionIndex(of: (key, value), in: tree)
                         tree.insert((key, value), at: to)
+                        checkPlacement(at: to, in: tree)
                         if from == to {
                             output.append(.update((key, value), at: to))
                         } else {
@@ -122,9 +124,32 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
                         output.append(.delete(at: index))
                     }
                 }
+                #if SIGNALGRAPH_INTERNAL_CHECKS
+                    signalGraphCheck(
+                        values.count == tree.count, "SG6",
+                        "a sorting view holds \(values.count) entries and sorts \(tree.count)")
+                #endif
                 return output
             }
         }
+    }
+
+    /// SG6: the entry just placed at `index` sorts after the one ahead of it and before the
+    /// one after it (so equivalent entries keep their order of arrival).
+    @inline(__always)
+    private func checkPlacement(at index: Int, in tree: PositionalTree<(key: Key, value: Value)>) {
+        #if SIGNALGRAPH_INTERNAL_CHECKS
+            if index > 0 {
+                signalGraphCheck(
+                    !areInIncreasingOrder(tree[index], tree[index - 1]), "SG6",
+                    "an entry placed at \(index) sorts before the one ahead of it")
+            }
+            if index + 1 < tree.count {
+                signalGraphCheck(
+                    areInIncreasingOrder(tree[index], tree[index + 1]), "SG6",
+                    "an entry placed at \(index) does not sort before the one after it (or precedes an equivalent one)")
+            }
+        #endif
     }
 
     private func insertionIndex(of entry: (key: Key, value: Value), in tree: PositionalTree<(key: Key, value: Value)>)
