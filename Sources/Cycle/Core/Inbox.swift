@@ -5,10 +5,20 @@
 /// (which must run its work in that domain: the main queue for a program on the main actor,
 /// a `TestScheduler` advanced from a test).
 public final class Inbox<Message: Sendable>: Sendable {
-    private struct State: Sendable {
+    struct State: Sendable {
         var messages: [Message] = []
         var deliveries: [Connection] = []
         var isClosed = false
+
+        /// C5: a closed inbox holds nothing to deliver.
+        @inline(__always)
+        func checkInvariants() {
+            #if CYCLE_INTERNAL_CHECKS
+                cycleCheck(
+                    !isClosed || (messages.isEmpty && deliveries.isEmpty), "C5",
+                    "a closed inbox holds \(messages.count) message(s) and \(deliveries.count) delivery(ies)")
+            #endif
+        }
     }
 
     private let state = LockedState(State())
@@ -34,6 +44,7 @@ public final class Inbox<Message: Sendable>: Sendable {
         let shouldSchedule = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             state.messages.append(message)
+            state.checkInvariants()
             return state.messages.count == 1
         }
         guard shouldSchedule else { return }
@@ -47,7 +58,10 @@ public final class Inbox<Message: Sendable>: Sendable {
         let deliveries = state.withLock { state in
             state.isClosed = true
             state.messages = []
-            defer { state.deliveries = [] }
+            defer {
+                state.deliveries = []
+                state.checkInvariants()
+            }
             return state.deliveries
         }
         for delivery in deliveries { delivery.disconnect() }

@@ -63,6 +63,10 @@ public final class CycleLoop<Program: SinkSourceConverting> {
     public private(set) var currentModels: Program.DriverModels
     /// How many events the loop has processed.
     public private(set) var processedEvents = 0
+    #if CYCLE_INTERNAL_CHECKS
+        /// Whether an event is being processed (C1).
+        private var isProcessingEvent = false
+    #endif
 
     /// Starts `program`: wires its drivers, then processes its start event and every event
     /// reported meanwhile.
@@ -81,8 +85,16 @@ public final class CycleLoop<Program: SinkSourceConverting> {
                 connections.append(
                     program.eventsFrom(effects: models.stream).subscribe { [unowned self] in receive($0) })
                 models.send(startModels)
+                #if CYCLE_INTERNAL_CHECKS
+                    cycleCheck(
+                        processedEvents == 0, "C2", "\(processedEvents) event(s) were processed before the start event")
+                #endif
                 process(startEvent)
             }, then: process)
+        #if CYCLE_INTERNAL_CHECKS
+            cycleCheck(
+                processedEvents >= 1 || isDisposed, "C2", "the loop started without processing its start event")
+        #endif
     }
 
     /// Feeds `event` to the loop as a driver would; it is processed after the queued ones.
@@ -97,6 +109,9 @@ public final class CycleLoop<Program: SinkSourceConverting> {
         let connections = connections
         self.connections = []
         for connection in connections.reversed() { connection.disconnect() }
+        #if CYCLE_INTERNAL_CHECKS
+            cycleCheck(self.connections.isEmpty, "C4", "the loop was wired again while it was disposed")
+        #endif
     }
 
     /// Whether ``dispose()`` has been called.
@@ -111,6 +126,11 @@ public final class CycleLoop<Program: SinkSourceConverting> {
 
     private func process(_ event: Program.DriverEvent) {
         guard !isDisposed else { return }
+        #if CYCLE_INTERNAL_CHECKS
+            cycleCheck(!isProcessingEvent, "C1", "an event is processed while another is")
+            isProcessingEvent = true
+            defer { isProcessingEvent = false }
+        #endif
         processedEvents += 1
         pairs.send((event, currentModels))
     }

@@ -1,0 +1,30 @@
+// The engine's invariants, checked in code when the module is built with
+// `CYCLE_INTERNAL_CHECKS` (see Package.swift). Documentation/Internals/Cycle.md states each one
+// (C1, C2, ...) and the reasoning behind it; the messages below name them.
+//
+// Without the flag every hook is an empty inline function and no type carries an extra
+// field: the checks cost nothing.
+
+/// The invariant checks' switch, for tests.
+package enum CycleChecks {
+    /// Whether this build of the module checks the engine's invariants
+    /// (`CYCLE_INTERNAL_CHECKS`).
+    package static var isEnabled: Bool {
+        #if CYCLE_INTERNAL_CHECKS
+            true
+        #else
+            false
+        #endif
+    }
+}
+
+/// Stops with a message naming the invariant `invariant` when `condition` is false.
+@usableFromInline
+func cycleCheck(
+    _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
+    if !condition {
+        preconditionFailure("Cycle internal check \(invariant) failed: \(message())", file: file, line: line)
+    }
+}
