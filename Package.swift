@@ -137,8 +137,20 @@ let package = Package(
         // libFuzzer targets: programs decoded from bytes, an engine against a reference written
         // apart from it. `.ci/fuzz` builds them with the fuzzer and runs each for a bounded
         // time; built as usual, each replays the files it is given (its corpus).
+        .target(name: "FuzzSupport", path: "Fuzz/Support"),
         .executableTarget(
-            name: "IncrementalFuzz", dependencies: ["Incremental"], path: "Fuzz/Incremental", exclude: ["Corpus"]),
+            name: "IncrementalFuzz", dependencies: ["Incremental", "FuzzSupport"], path: "Fuzz/Incremental",
+            exclude: ["Corpus"]),
+        .executableTarget(
+            name: "GlueFuzz", dependencies: ["Glue", "FuzzSupport"], path: "Fuzz/Glue", exclude: ["Corpus"]),
+        .executableTarget(
+            name: "SignalGraphFuzz", dependencies: ["SignalGraph", "FuzzSupport"], path: "Fuzz/SignalGraph",
+            exclude: ["Corpus"]),
+        .executableTarget(
+            name: "ResinFuzz", dependencies: ["Resin", "Incremental", "FuzzSupport"], path: "Fuzz/Resin",
+            exclude: ["Corpus"]),
+        .executableTarget(
+            name: "SignalsFuzz", dependencies: ["Signals", "FuzzSupport"], path: "Fuzz/Signals", exclude: ["Corpus"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", dependencies: ["ReactiveCore"], path: "Tests/TestSupport"),
