@@ -92,3 +92,56 @@ extension Engine {
         }
     }
 #endif
+
+extension Engine {
+    #if RESIN_INTERNAL_CHECKS
+        var registrationLimitForChecks: Int { nextToken }
+        var reducersForChecks: [ObjectIdentifier: RouteTable<ReducerEntry>] { reducers }
+        var middlewareForChecks: [ObjectIdentifier: RouteTable<MiddlewareEntry>] { middlewareByType }
+        var everyActionMiddlewareForChecks: RegistrationList<MiddlewareEntry> { everyActionMiddleware }
+        var routesForChecks: [String: RegistrationList<RegisteredRoute>] { routes }
+        /// How many registrations and effects the checks visit.
+        var sizeForChecks: Int {
+            let counts = registrationCounts
+            return counts.reducers + counts.middleware + counts.routes + running.count
+        }
+
+        /// R4: the running effects, their ids and their foci agree (also for `foci`, the foci
+        /// registrations work on, and those they are inside); every pacer has its pause.
+        /// R5: between actions, no effect waits to start and no focus to be refreshed.
+        func checkEffects(registeredFoci foci: [FocusNode]) {
+            var visited = Set<ObjectIdentifier>()
+            for focus in foci {
+                var current: FocusNode? = focus
+                while let node = current, visited.insert(ObjectIdentifier(node)).inserted {
+                    for number in node.ownedEffects {
+                        resinCheck(
+                            running[number].map { $0.owner === node } == true, "R4",
+                            "a focus counts as its own an effect that is not running for it")
+                    }
+                    current = node.parent
+                }
+            }
+            for (id, number) in runningByID {
+                resinCheck(
+                    running[number]?.id == id, "R4",
+                    "an effect id names an effect that runs under another id or not at all")
+            }
+            for (number, effect) in running {
+                if let id = effect.id {
+                    resinCheck(runningByID[id] == number, "R4", "a running effect's id names another effect")
+                }
+                if let owner = effect.owner {
+                    resinCheck(
+                        owner.ownedEffects.contains(number), "R4", "a running effect is not among its focus's effects")
+                }
+            }
+            resinCheck(
+                Set(pacers.keys) == Set(pauses.keys), "R4", "the debounces and throttles disagree with their pauses")
+            if !isProcessing {
+                resinCheck(pendingEffects.isEmpty, "R5", "effects wait to start between actions")
+                resinCheck(dirty.isEmpty, "R5", "foci wait to be refreshed between actions")
+            }
+        }
+    #endif
+}

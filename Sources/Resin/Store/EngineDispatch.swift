@@ -1,0 +1,130 @@
+import Incremental
+import ReactiveCore
+
+// Dispatch: one action at a time through middleware and reducers, then the commit that
+// refreshes only the foci whose state can have changed. Documentation/Internals/Resin.md
+// states the phases and why dispatch is O(1) in the registrations of other actions.
+
+extension Engine {
+    /// Queues `action`; if no action is being processed, processes the queue in order.
+    func dispatch(_ action: any Action) {
+        actions.submit(action) { process($0) }
+    }
+
+    func process(_ action: any Action) {
+        isProcessing = true
+        let processed = reduce(action)
+        let effects = pendingEffects
+        pendingEffects.removeAll()
+        isProcessing = false
+        for (effect, owner) in effects { start(effect, owner: owner) }
+        if !afterAction.isEmpty {
+            walkInOrder(afterAction, limit: nextToken) { body in
+                body(processed)
+                return true
+            }
+        }
+        checkInvariants()
+    }
+
+    /// Runs the middleware and reducers for `action` and commits the state; returns the
+    /// action as the reducers saw it.
+    func reduce(_ action: any Action) -> any Action {
+        var action = action
+        var handled = false
+        var replaced = false
+        let limit = nextToken
+        var route = (action as? any RoutedAction).map { AnyHashable($0.route) }
+        let typed = middlewareByType[ObjectIdentifier(type(of: action))]?.lists(for: route)
+        var swallowed = false
+        walkInOrder(everyActionMiddleware, typed?.0, typed?.1, limit: limit) { entry in
+            switch entry.handle(action) {
+            case .pass: break
+            case .handled: handled = true
+            case .replace(let replacement):
+                action = replacement
+                handled = true
+                replaced = true
+            case .swallow:
+                swallowed = true
+                return false
+            }
+            return true
+        }
+        if swallowed { return action }
+        if replaced { route = (action as? any RoutedAction).map { AnyHashable($0.route) } }
+        guard let table = reducers[ObjectIdentifier(type(of: action))] else {
+            if !handled { unhandledActionHandler(action) }
+            return action
+        }
+        let (unrouted, routed) = table.lists(for: route)
+        guard !unrouted.isEmpty || routed != nil else {
+            if !handled { unhandledActionHandler(action) }
+            return action
+        }
+        let reduced = action
+        graph.batch {
+            stamp += 1
+            walkInOrder(unrouted, routed, limit: limit) { entry in
+                let effect = entry.apply(reduced)
+                markDirty(entry.node)
+                if !effect.isNone { pendingEffects.append((effect, entry.node)) }
+                return true
+            }
+            commit()
+        }
+        return action
+    }
+
+    func markDirty(_ node: FocusNode) {
+        guard node.dirtyStamp != stamp else { return }
+        node.dirtyStamp = stamp
+        dirty.append(node)
+    }
+
+    /// Writes the changed state into every focus it can have changed.
+    ///
+    /// A focus whose reducers ran is refreshed; if its slice is unchanged (by its cutoff),
+    /// nothing else is. If it changed: the foci inside it, top-down, each descending only
+    /// when its own slice changed; its ancestors; and at every level on the way up, the foci
+    /// beside the path whose part may share state with it (see ``FocusRegion``), top-down.
+    /// So the cost follows the foci that can have changed, not how many exist.
+    func commit() {
+        let stamp = stamp
+        var refreshed = 0
+        func refreshOnce(_ node: FocusNode) -> Bool {
+            guard node.refreshStamp != stamp else { return node.lastRefreshChanged }
+            node.refreshStamp = stamp
+            refreshed += 1
+            guard let refresher = node.refresher else {
+                node.lastRefreshChanged = true
+                return true
+            }
+            let changed = refresher.refresh()
+            node.lastRefreshChanged = changed
+            if changed, node.hasOwnedEffects, refresher.isAbsent { cancelEffects(ownedBy: node) }
+            return changed
+        }
+        func refreshDown(_ node: FocusNode) {
+            guard node.subtreeStamp != stamp else { return }
+            node.subtreeStamp = stamp
+            guard refreshOnce(node), node.hasChildren else { return }
+            for child in node.childList() { refreshDown(child) }
+        }
+        var index = 0
+        while index < dirty.count {
+            let node = dirty[index]
+            index += 1
+            refreshDown(node)
+            guard node.lastRefreshChanged else { continue }
+            var current = node
+            while let parent = current.parent {
+                _ = refreshOnce(parent)
+                parent.forEachChild(overlapping: current) { refreshDown($0) }
+                current = parent
+            }
+        }
+        dirty.removeAll(keepingCapacity: true)
+        lastRefreshCount = refreshed
+    }
+}

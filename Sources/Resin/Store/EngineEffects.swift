@@ -1,0 +1,207 @@
+import ReactiveCore
+
+// Effects: starting, pacing, cancelling and finishing what reducers ask for, and the inbox
+// that brings their actions back. Documentation/Internals/Resin.md says why a running
+// effect's unowned(unsafe) owner is always alive.
+
+extension Engine {
+    /// Makes what effects post reach the store through the scheduler, in the domain that
+    /// created the store.
+    func deliverEffectsAutomatically() {
+        takesEffectActionsManually = false
+        let drain = IsolatedClosure { [weak self] in self?.drainInbox() }
+        let scheduler = scheduler
+        // Weak: the inbox holds this closure, so a strong capture would be a cycle that
+        // leaks the inbox and the scheduler with every store (found by LeakSanitizer).
+        inbox.setWake { [weak inbox] in
+            inbox?.keep(scheduler.schedule(after: .zero) { drain() })
+        }
+    }
+
+    /// Starts `effect` for `owner` once the action being processed has been, or now.
+    func perform(_ effect: Effect, owner: FocusNode) {
+        if isProcessing {
+            pendingEffects.append((effect, owner))
+        } else {
+            start(effect, owner: owner)
+            checkInvariants()
+        }
+    }
+
+    func start(_ effect: Effect, owner: FocusNode?) {
+        // A focus whose part is gone (its element was removed, by the same action or since a
+        // debounce took the effect) starts nothing: what it would start could never be
+        // cancelled by the focus, which already went. Its cancellations still apply.
+        let steps = owner?.isInAbsentPart == true ? effect.steps.filter(\.isCancellation) : effect.steps
+        for step in steps {
+            switch step {
+            case .run(let id, let operation):
+                startRun(id: id, operation, owner: owner)
+            case .send(let action):
+                if takesEffectActionsManually {
+                    // A test store receives it like any action an effect sends.
+                    inbox.post(.action(action, EffectHandle(number: -1)))
+                } else {
+                    dispatch(action)
+                }
+            case .cancel(let id):
+                cancelEffect(id: id)
+                removePacer(id)?.cancel()
+            case .cancelRunning(let id):
+                cancelEffect(id: id)
+            case .pace(let id, let rule, let pause, let inner):
+                pace(inner, id: id, rule: rule, pause: pause, owner: owner)
+            }
+        }
+    }
+
+    func pace(_ effect: Effect, id: EffectID, rule: PacingRule, pause: Duration, owner: FocusNode?) {
+        let pacer: Pacer<PacedEffect>
+        if let existing = pacers[id], existing.rule == rule, pauses[id] == pause {
+            pacer = existing
+        } else {
+            pacers[id]?.cancel()
+            pacer = Pacer(rule, pause: pause, scheduler: scheduler) { [weak self] paced in
+                guard let self else { return }
+                start(paced.effect, owner: paced.owner)
+                if let current = pacers[id], !current.isPacing { removePacer(id) }
+            }
+            pacer.onIdle = { [weak self] in
+                if let self, let current = pacers[id], !current.isPacing { removePacer(id) }
+            }
+            pacers[id] = pacer
+            pauses[id] = pause
+        }
+        owner?.ownedPacers.insert(id)
+        pacer.send(PacedEffect(effect: effect, owner: owner, ownerID: owner.map(ObjectIdentifier.init)))
+        if !pacer.isPacing, pacers[id] === pacer { removePacer(id) }
+    }
+
+    /// Forgets the pacer for `id` (and its pause); returns it.
+    @discardableResult
+    func removePacer(_ id: EffectID) -> Pacer<PacedEffect>? {
+        pauses[id] = nil
+        return pacers.removeValue(forKey: id)
+    }
+
+    func startRun(id: EffectID?, _ operation: @escaping @Sendable (Send) async -> Void, owner: FocusNode?) {
+        if let id { cancelEffect(id: id) }
+        let number = nextEffect
+        nextEffect += 1
+        let handle = EffectHandle(number: number)
+        let send = Send(inbox: inbox, handle: handle)
+        let inbox = inbox
+        let dependencies = dependencies
+        let task = Task {
+            await Dependencies.$current.withValue(dependencies) { await operation(send) }
+            inbox.post(.finished(handle))
+        }
+        running[number] = RunningEffect(id: id, handle: handle, task: task, owner: owner)
+        if let id { runningByID[id] = number }
+        owner?.ownedEffects.insert(number)
+    }
+
+    /// Cancels the effect running under `id`, if any; forgets it at once.
+    func cancelEffect(id: EffectID) {
+        guard let number = runningByID[id] else { return }
+        cancel(number: number)
+    }
+
+    func cancel(number: Int) {
+        guard let effect = running.removeValue(forKey: number) else { return }
+        if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
+        effect.owner?.ownedEffects.remove(number)
+        effect.handle.cancel()
+        effect.task.cancel()
+    }
+
+    /// Cancels what `node` started and is still running or waiting: its focus went away
+    /// (freed, or its optional slice became absent).
+    func cancelEffects(ownedBy node: FocusNode) {
+        cancelEffects(numbers: node.ownedEffects, pacers: node.ownedPacers, owner: ObjectIdentifier(node))
+        node.ownedEffects.removeAll()
+        node.ownedPacers.removeAll()
+    }
+
+    /// Cancels the running effects `numbers`, and the debounces and throttles among `ids`
+    /// that hold an effect of `owner`. A pacer holding another focus's effect (which asked
+    /// under the same id after `owner` did) keeps it: that effect belongs to the focus that
+    /// asked for it, and goes only with that focus.
+    ///
+    /// `owner` is an identifier, not a reference: this runs from the focus's `deinit`.
+    func cancelEffects(numbers: Set<Int>, pacers ids: Set<EffectID>, owner: ObjectIdentifier) {
+        for number in numbers { cancel(number: number) }
+        for id in ids {
+            guard let held = pacers[id]?.held, held.ownerID == owner else { continue }
+            removePacer(id)?.cancel()
+        }
+    }
+
+    /// Dispatches what effects sent, in order, and forgets the effects that finished.
+    /// Returns the actions it dispatched.
+    @discardableResult
+    func drainInbox() -> [any Action] {
+        var dispatched: [any Action] = []
+        for message in inbox.take() {
+            switch message {
+            case .action(let action, let handle):
+                guard !handle.isCancelled else { continue }
+                dispatched.append(action)
+                dispatch(action)
+            case .finished(let handle):
+                forgetEffect(handle.number)
+            }
+        }
+        checkInvariants()
+        return dispatched
+    }
+
+    /// Whether an effect's action waits to be taken.
+    var hasWaitingActions: Bool { inbox.hasWaitingActions }
+
+    /// Forgets the effects that finished.
+    func takeFinished() {
+        for handle in inbox.takeFinished() { forgetEffect(handle.number) }
+        checkInvariants()
+    }
+
+    /// Takes the next waiting action from an effect that was not cancelled, without
+    /// dispatching it; forgets finished effects on the way.
+    func takeNextAction() -> (any Action)? {
+        while let message = inbox.popFirst() {
+            switch message {
+            case .action(let action, let handle):
+                if !handle.isCancelled { return action }
+            case .finished(let handle):
+                forgetEffect(handle.number)
+            }
+        }
+        return nil
+    }
+
+    func forgetEffect(_ number: Int) {
+        guard let effect = running.removeValue(forKey: number) else { return }
+        if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
+        effect.owner?.ownedEffects.remove(number)
+    }
+}
+
+/// An effect waiting in a debounce or a throttle, with the focus that asked for it.
+struct PacedEffect {
+    let effect: Effect
+    /// Not retained: a focus cancels, in its `deinit`, the pacers that hold an effect of
+    /// its own, which drops it; so a held effect's owner is alive.
+    unowned(unsafe) let owner: FocusNode?
+    /// The owner's identity, to compare while the owner's `deinit` runs (when the reference
+    /// itself must not be loaded).
+    let ownerID: ObjectIdentifier?
+}
+
+/// Writes a focus's current state into its graph input.
+protocol FocusRefreshing: AnyObject {
+    /// Writes the focus's part into its input; returns whether it changed (by the focus's
+    /// cutoff; without one, or with no input alive, always).
+    func refresh() -> Bool
+    /// Whether the focus's part is an absent optional (an element that is gone).
+    var isAbsent: Bool { get }
+}
