@@ -107,6 +107,27 @@ struct LayoutTests {
         }
     }
 
+    @Test("no file of Incremental but the graph's own writes a field of the graph: nodes go through its methods")
+    func incrementalNodesWriteNoGraphField() throws {
+        // The graph's own files: the class, and the extensions that carry its operations.
+        let graphFiles: Set = ["Graph.swift", "Refresh.swift", "PushPlan.swift", "Invariants.swift", "DotExport.swift"]
+        // `graph.field = …`, `graph.field += …`, `graph.field[…] = …`, or a mutating call
+        // on a field (`graph.field.append(…)`).
+        let write =
+            /\bgraph\.[A-Za-z_]+(\[[^\]]*\])?\s*(=[^=]|\+=|-=)|\bgraph\.[A-Za-z_]+\.(append|remove\w*|insert|allocate|deallocate\w*)\(/
+        let files = try MisuseCatalogueTests.swiftFiles(under: "Sources/Incremental")
+        #expect(files.count > 10)
+        for file in files where !(file.pathComponents.contains("Graph") && graphFiles.contains(file.lastPathComponent))
+        {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: write) {
+                Issue.record(
+                    "\(file.lastPathComponent) writes the graph's state directly (`\(match.output.0)`): add a method to Graph (Graph.swift) that keeps its invariants"
+                )
+            }
+        }
+    }
+
     @Test("no example imports Testing, XCTest or the tests' support")
     func examplesDoNotLinkTesting() throws {
         let files = try MisuseCatalogueTests.swiftFiles(under: "Examples")

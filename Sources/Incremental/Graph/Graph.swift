@@ -508,3 +508,102 @@ extension Graph {
         public var lastRecomputations = 0
     }
 }
+
+// MARK: - What nodes change in the graph's state
+
+// Nodes change the graph's state only through these methods and the graph's own operations
+// (Graph.swift, Refresh.swift, PushPlan.swift): no node writes a field of the graph itself,
+// so each rule the fields keep (Documentation/Internals/Incremental.md) is kept here, in the
+// graph's files. `LayoutTests` checks that no other file of the module writes them.
+extension Graph {
+    /// A node was made: counted, and adopted by the `flatMap` whose transform is running, if
+    /// any (a node made there belongs to it).
+    @inline(__always)
+    func nodeCreated(_ node: IncrementalNode) {
+        nodeCount += 1
+        if let scope = currentScope { scope.adopt(node) }
+        #if INCREMENTAL_INTERNAL_CHECKS
+            _liveNodes[ObjectIdentifier(node)] = Unmanaged.passUnretained(node)
+        #endif
+    }
+
+    /// A node is being freed: no longer counted, and its name, if it had one, forgotten.
+    @inline(__always)
+    func nodeFreed(_ node: IncrementalNode, named: Bool) {
+        nodeCount -= 1
+        #if INCREMENTAL_INTERNAL_CHECKS
+            _liveNodes[ObjectIdentifier(node)] = nil
+        #endif
+        if named { debugNames[ObjectIdentifier(node)] = nil }
+    }
+
+    /// Names `node` for ``dot(_:)``, or forgets its name.
+    func setDebugName(_ name: String?, of node: IncrementalNode) {
+        debugNames[ObjectIdentifier(node)] = name
+    }
+
+    /// Memory for a node's block or an observer's record, from the graph's arena.
+    @inline(__always)
+    func allocateBlock(size: Int, sizeClass: UInt8) -> UnsafeMutableRawPointer {
+        blocks.allocate(size: size, sizeClass: sizeClass)
+    }
+
+    /// Gives memory from ``allocateBlock(size:sizeClass:)`` back to the arena.
+    @inline(__always)
+    func deallocateBlock(_ block: UnsafeMutableRawPointer, sizeClass: UInt8) {
+        blocks.deallocate(block, sizeClass: sizeClass)
+    }
+
+    /// A recomputation returns `.needs`: `node` is to be brought up to date first.
+    @inline(__always)
+    func recomputeNeeds(_ node: IncrementalNode) {
+        needed = Unmanaged.passUnretained(node)
+    }
+
+    /// Runs `body` (a `flatMap`'s transform) with `scope` adopting the nodes made meanwhile.
+    @inline(__always)
+    func withScope<Result>(_ scope: IncrementalNode, _ body: () throws -> Result) rethrows -> Result {
+        let outer = currentScope
+        currentScope = scope
+        defer { currentScope = outer }
+        return try body()
+    }
+
+    /// An observer is about to be told of a value (its old cleanups run first, and may
+    /// disconnect it).
+    @inline(__always)
+    func countDelivery() {
+        deliveries += 1
+    }
+
+    /// An observer is about to run: counts the observers running, and returns where the
+    /// cleanups it registers will start.
+    @inline(__always)
+    func observerWillRun() -> Int {
+        observerDepth += 1
+        return cleanups.count
+    }
+
+    /// The observer that ``observerWillRun()`` announced has returned; returns the cleanups
+    /// it registered (from `start`, what that call returned), taking them from the graph.
+    @inline(__always)
+    func observerDidRun(cleanupsFrom start: Int) -> [() -> Void]? {
+        observerDepth -= 1
+        guard cleanups.count > start else { return nil }
+        return takeCleanups(from: start)
+    }
+
+    @inline(never)
+    private func takeCleanups(from start: Int) -> [() -> Void] {
+        let taken = Array(cleanups[start...])
+        cleanups.removeSubrange(start...)
+        return taken
+    }
+
+    /// `input`'s value was just moved into its base (its first change of this propagation):
+    /// the graph keeps it, retained, until the propagation ends, and records the change.
+    func inputMovedToBase(_ input: IncrementalNode) {
+        inputsWithBase.append(Unmanaged.passUnretained(input).retain())
+        inputChanged(input)
+    }
+}

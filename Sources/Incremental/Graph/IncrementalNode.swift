@@ -69,7 +69,7 @@ public class IncrementalNode {
     public var debugName: String? {
         get { flags & Flags.named == 0 ? nil : graph.debugNames[ObjectIdentifier(self)] }
         set {
-            graph.debugNames[ObjectIdentifier(self)] = newValue
+            graph.setDebugName(newValue, of: self)
             if newValue == nil { flags &= ~Flags.named } else { flags |= Flags.named }
         }
     }
@@ -84,13 +84,7 @@ public class IncrementalNode {
         self.valueAddress = block.value
         edges = RawList(borrowing: block.memory + block.edgesOffset, capacity: block.edgeCapacity)
         subs = RawList(borrowing: block.memory + block.subsOffset, capacity: NodeBlock.subCapacity)
-        graph._withUnsafeGuaranteedRef { graph in
-            graph.nodeCount += 1
-            if let scope = graph.currentScope { scope.adopt(self) }
-            #if INCREMENTAL_INTERNAL_CHECKS
-                graph._liveNodes[ObjectIdentifier(self)] = Unmanaged.passUnretained(self)
-            #endif
-        }
+        graph._withUnsafeGuaranteedRef { $0.nodeCreated(self) }
     }
 
     /// Runs after the deinits of the node's kind, which hand their closures to the graph
@@ -100,15 +94,11 @@ public class IncrementalNode {
     deinit {
         // Through an unmanaged reference: the node holds the graph until its deinit ends.
         Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
-            graph.nodeCount -= 1
-            #if INCREMENTAL_INTERNAL_CHECKS
-                graph._liveNodes[ObjectIdentifier(self)] = nil
-            #endif
-            if flags & Flags.named != 0 { graph.debugNames[ObjectIdentifier(self)] = nil }
+            graph.nodeFreed(self, named: flags & Flags.named != 0)
             if !edges.isEmpty { graph.releaseLater(edges) }
             edges.deallocate()
             subs.deallocate()
-            graph.blocks.deallocate(block, sizeClass: blockClass)
+            graph.deallocateBlock(block, sizeClass: blockClass)
             graph.drainGraveyard()
         }
     }
@@ -228,7 +218,7 @@ struct NodeBlock {
         let size = subsOffset + Self.subCapacity * MemoryLayout<Sub>.stride
         let sizeClass = BlockArena.sizeClass(of: size)
         self.sizeClass = sizeClass
-        let memory = graph._withUnsafeGuaranteedRef { $0.blocks.allocate(size: size, sizeClass: sizeClass) }
+        let memory = graph._withUnsafeGuaranteedRef { $0.allocateBlock(size: size, sizeClass: sizeClass) }
         self.memory = memory
         value = valueIsInline ? memory : UnsafeMutableRawPointer(allocateSlot(of: Value.self))
     }

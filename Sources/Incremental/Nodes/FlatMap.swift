@@ -57,7 +57,7 @@ final class BindNode<Input, Value>: I<Value> {
         }
         let rhs = unsafeDowncast(edges[1].node, to: I<Value>.self)
         if !rhs.isCurrent {
-            graph.needed = Unmanaged.passUnretained(rhs)
+            graph.recomputeNeeds(rhs)
             return .needs
         }
         edges[1].seen = rhs.version
@@ -73,12 +73,13 @@ final class BindNode<Input, Value>: I<Value> {
             dropRhs()
             return failure
         }
-        let outer = graph.currentScope
-        graph.currentScope = self
-        defer { graph.currentScope = outer }
         let newRhs: I<Value>
         do {
-            newRhs = try transform(lhs.current)
+            // Nodes the transform makes belong to this node's scope (the graph asks
+            // `currentScope` only when a node is made).
+            let transform = transform
+            let value = lhs.current
+            newRhs = try graph.withScope(self) { try transform(value) }
         } catch {
             dropRhs()
             return error

@@ -271,7 +271,7 @@ public class I<Value>: IncrementalNode {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
-        let memory = graph.blocks.allocate(size: ObserverRecord.size, sizeClass: ObserverRecord.sizeClass)
+        let memory = graph.allocateBlock(size: ObserverRecord.size, sizeClass: ObserverRecord.sizeClass)
         let record = memory.bindMemory(to: ObserverRecord.self, capacity: 1)
         record.initialize(to: ObserverRecord(receivesResults: receivesResults, sinkType: sinkType))
         return record
@@ -300,7 +300,7 @@ public class I<Value>: IncrementalNode {
         // cost more than the rest of an observer's removal.
         destroySink(at: record.sinkAddress, as: record.pointee.sinkType)
         _ = record.move()
-        graph.blocks.deallocate(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
+        graph.deallocateBlock(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
     }
 
     /// Links `record` last, delivers the current value, and makes its connection: the node
@@ -420,15 +420,14 @@ public class I<Value>: IncrementalNode {
     @inline(__always)
     private func runObserver(_ record: UnsafeMutablePointer<ObserverRecord>) {
         record.pointee.seen = version
-        graph.deliveries += 1
+        graph.countDelivery()
         if !record.pointee.cleanups.isEmpty {
             var cleanups: [() -> Void] = []
             swap(&cleanups, &record.pointee.cleanups)
             for cleanup in cleanups { cleanup() }
         }
         guard record.pointee.isActive else { return }
-        let cleanupsBefore = graph.cleanups.count
-        graph.observerDepth += 1
+        let cleanupsBefore = graph.observerWillRun()
         // The value is copied out before the sink runs, so a write the sink makes does not
         // change what it holds.
         if record.pointee.receivesResults {
@@ -437,16 +436,13 @@ public class I<Value>: IncrementalNode {
             let value = slot.pointee
             valueSink(of: record).pointee.call(value)
         }
-        graph.observerDepth -= 1
-        if graph.cleanups.count > cleanupsBefore { keepCleanups(from: cleanupsBefore, for: record) }
+        if let cleanups = graph.observerDidRun(cleanupsFrom: cleanupsBefore) { keep(cleanups, for: record) }
     }
 
     /// Gives the cleanups registered while an observer ran to its record, or runs them if it
     /// was disconnected meanwhile.
     @inline(never)
-    private func keepCleanups(from start: Int, for record: UnsafeMutablePointer<ObserverRecord>) {
-        let cleanups = Array(graph.cleanups[start...])
-        graph.cleanups.removeSubrange(start...)
+    private func keep(_ cleanups: [() -> Void], for record: UnsafeMutablePointer<ObserverRecord>) {
         if record.pointee.isActive {
             record.pointee.cleanups += cleanups
         } else {

@@ -110,8 +110,7 @@ public class Input<Value>: I<Value> {
     final func keepBase() {
         baseVersion = version
         flags |= Flags.hasBase
-        graph.inputsWithBase.append(Unmanaged.passUnretained(self).retain())
-        graph.inputChanged(self)
+        graph.inputMovedToBase(self)
     }
 
     /// Called when a write brought the value back to `base`: to the readers, nothing
