@@ -5,6 +5,8 @@
 // Without the flag every hook is an empty inline function and no type carries an extra
 // field: the checks cost nothing.
 
+import ReactiveCore
+
 /// The invariant checks' switch, for tests.
 package enum CycleChecks {
     /// Whether this build of the module checks the engine's invariants
@@ -15,16 +17,5 @@ package enum CycleChecks {
         #else
             false
         #endif
-    }
-}
-
-/// Stops with a message naming the invariant `invariant` when `condition` is false.
-@usableFromInline
-func cycleCheck(
-    _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
-    file: StaticString = #fileID, line: UInt = #line
-) {
-    if !condition {
-        preconditionFailure("Cycle internal check \(invariant) failed: \(message())", file: file, line: line)
     }
 }

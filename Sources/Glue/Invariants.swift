@@ -5,6 +5,8 @@
 // Without the flag every hook is an empty inline function and no type carries an extra
 // field: the checks cost nothing.
 
+import ReactiveCore
+
 /// The invariant checks' switch, for tests.
 package enum GlueChecks {
     /// Whether this build of the module checks the engine's invariants
@@ -15,17 +17,6 @@ package enum GlueChecks {
         #else
             false
         #endif
-    }
-}
-
-/// Stops with a message naming the invariant `invariant` when `condition` is false.
-@usableFromInline
-func glueCheck(
-    _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
-    file: StaticString = #fileID, line: UInt = #line
-) {
-    if !condition {
-        preconditionFailure("Glue internal check \(invariant) failed: \(message())", file: file, line: line)
     }
 }
 
@@ -42,12 +33,12 @@ struct TransactionWire {
         #if GLUE_INTERNAL_CHECKS
             switch update {
             case .beginTransaction:
-                glueCheck(!isOpen, "G1", "a transaction begins inside another")
+                internalCheck(!isOpen, "Glue", "G1", "a transaction begins inside another")
                 isOpen = true
             case .change:
-                glueCheck(isOpen, "G1", "a change is sent outside a transaction")
+                internalCheck(isOpen, "Glue", "G1", "a change is sent outside a transaction")
             case .endTransaction:
-                glueCheck(isOpen, "G1", "a transaction ends that did not begin")
+                internalCheck(isOpen, "Glue", "G1", "a transaction ends that did not begin")
                 isOpen = false
             }
         #endif

@@ -57,8 +57,8 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
             #if GLUE_INTERNAL_CHECKS
-                glueCheck(
-                    change.initialCount == elements.tree.count, "G3",
+                internalCheck(
+                    change.initialCount == elements.tree.count, "Glue", "G3",
                     "a change for \(change.initialCount) elements reached a sorted view of \(elements.tree.count)")
             #endif
             var output = ArrayChange<Element>(initialCount: elements.tree.count)
@@ -113,18 +113,9 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
     @inline(__always)
     private func checkPlacement(at index: Int) {
         #if GLUE_INTERNAL_CHECKS
-            let tree = elements.tree
-            if index > 0 {
-                glueCheck(
-                    !areInIncreasingOrder(tree[index], tree[index - 1]), "G3",
-                    "an element inserted at \(index) sorts before the one ahead of it")
-            }
-            if index + 1 < tree.count {
-                glueCheck(
-                    areInIncreasingOrder(tree[index], tree[index + 1]), "G3",
-                    "an element inserted at \(index) does not sort before the one after it (or precedes an equivalent one)"
-                )
-            }
+            internalCheck(
+                elements.tree.isSortedInsertion(at: index, by: areInIncreasingOrder), "Glue", "G3",
+                "an element inserted at \(index) is out of order with its neighbours, or precedes an equivalent one")
         #endif
     }
 

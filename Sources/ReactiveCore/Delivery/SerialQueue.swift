@@ -39,7 +39,9 @@ public final class SerialQueue<Element> {
         process(element)
         if head < items.count { drain(process) }
         setProcessing(false)
-        checkInvariantsAfterOperation()
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
     }
 
     /// If no item is being processed, runs `body` as if it were one (items submitted
@@ -54,7 +56,9 @@ public final class SerialQueue<Element> {
         body()
         if head < items.count { drain(process) }
         setProcessing(false)
-        checkInvariantsAfterOperation()
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
         return true
     }
 
@@ -78,14 +82,6 @@ public final class SerialQueue<Element> {
 // MARK: - Invariants (Documentation/Internals/ReactiveCore.md)
 
 extension SerialQueue {
-    /// Called when a `submit` or `runIfIdle` returns.
-    @inlinable @inline(__always)
-    func checkInvariantsAfterOperation() {
-        #if REACTIVECORE_INTERNAL_CHECKS
-            _checkInvariants()
-        #endif
-    }
-
     /// Checks B6. Does nothing unless the module is built with
     /// `REACTIVECORE_INTERNAL_CHECKS`.
     @usableFromInline

@@ -101,6 +101,14 @@ package struct PositionalTree<Element> {
         return result
     }
 
+    /// Whether the element at `index` is where a sorted insertion puts it: not before the one
+    /// ahead of it, and before the one after it (so after every equivalent one). The sorted
+    /// views' invariant checks ask it of each element they place.
+    package func isSortedInsertion(at index: Int, by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
+        (index == 0 || !areInIncreasingOrder(self[index], self[index - 1]))
+            && (index + 1 == count || areInIncreasingOrder(self[index], self[index + 1]))
+    }
+
     /// Inserts `element` at `index`.
     package mutating func insert(_ element: Element, at index: Int, marked: Bool = true) {
         precondition(index >= 0 && index <= count, "PositionalTree: insertion index \(index) out of 0...\(count)")

@@ -125,8 +125,8 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
                     }
                 }
                 #if SIGNALGRAPH_INTERNAL_CHECKS
-                    signalGraphCheck(
-                        values.count == tree.count, "SG6",
+                    internalCheck(
+                        values.count == tree.count, "SignalGraph", "SG6",
                         "a sorting view holds \(values.count) entries and sorts \(tree.count)")
                 #endif
                 return output
@@ -139,16 +139,9 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
     @inline(__always)
     private func checkPlacement(at index: Int, in tree: PositionalTree<(key: Key, value: Value)>) {
         #if SIGNALGRAPH_INTERNAL_CHECKS
-            if index > 0 {
-                signalGraphCheck(
-                    !areInIncreasingOrder(tree[index], tree[index - 1]), "SG6",
-                    "an entry placed at \(index) sorts before the one ahead of it")
-            }
-            if index + 1 < tree.count {
-                signalGraphCheck(
-                    areInIncreasingOrder(tree[index], tree[index + 1]), "SG6",
-                    "an entry placed at \(index) does not sort before the one after it (or precedes an equivalent one)")
-            }
+            internalCheck(
+                tree.isSortedInsertion(at: index, by: areInIncreasingOrder), "SignalGraph", "SG6",
+                "an entry placed at \(index) is out of order with its neighbours, or precedes an equivalent one")
         #endif
     }
 
