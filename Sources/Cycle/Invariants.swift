@@ -19,3 +19,14 @@ package enum CycleChecks {
         #endif
     }
 }
+
+/// Stops with a message naming the invariant `invariant` when `condition` is false.
+@usableFromInline
+func cycleCheck(
+    _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
+    if !condition {
+        preconditionFailure("Cycle internal check \(invariant) failed: \(message())", file: file, line: line)
+    }
+}

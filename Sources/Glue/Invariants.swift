@@ -20,6 +20,17 @@ package enum GlueChecks {
     }
 }
 
+/// Stops with a message naming the invariant `invariant` when `condition` is false.
+@usableFromInline
+func glueCheck(
+    _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
+    if !condition {
+        preconditionFailure("Glue internal check \(invariant) failed: \(message())", file: file, line: line)
+    }
+}
+
 /// G1 on the sending side: what one observable sends is a sequence of whole transactions,
 /// never nested (a begin, its changes, its end).
 struct TransactionWire {
@@ -33,12 +44,12 @@ struct TransactionWire {
         #if GLUE_INTERNAL_CHECKS
             switch update {
             case .beginTransaction:
-                internalCheck(!isOpen, "Glue", "G1", "a transaction begins inside another")
+                glueCheck(!isOpen, "G1", "a transaction begins inside another")
                 isOpen = true
             case .change:
-                internalCheck(isOpen, "Glue", "G1", "a change is sent outside a transaction")
+                glueCheck(isOpen, "G1", "a change is sent outside a transaction")
             case .endTransaction:
-                internalCheck(isOpen, "Glue", "G1", "a transaction ends that did not begin")
+                glueCheck(isOpen, "G1", "a transaction ends that did not begin")
                 isOpen = false
             }
         #endif

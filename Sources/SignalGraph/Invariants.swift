@@ -19,3 +19,14 @@ package enum SignalGraphChecks {
         #endif
     }
 }
+
+/// Stops with a message naming the invariant `invariant` when `condition` is false.
+@usableFromInline
+func signalGraphCheck(
+    _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
+    if !condition {
+        preconditionFailure("SignalGraph internal check \(invariant) failed: \(message())", file: file, line: line)
+    }
+}

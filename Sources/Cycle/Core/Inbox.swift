@@ -14,8 +14,8 @@ public final class Inbox<Message: Sendable>: Sendable {
         @inline(__always)
         func checkInvariants() {
             #if CYCLE_INTERNAL_CHECKS
-                internalCheck(
-                    !isClosed || (messages.isEmpty && deliveries.isEmpty), "Cycle", "C5",
+                cycleCheck(
+                    !isClosed || (messages.isEmpty && deliveries.isEmpty), "C5",
                     "a closed inbox holds \(messages.count) message(s) and \(deliveries.count) delivery(ies)")
             #endif
         }

@@ -86,15 +86,15 @@ public final class CycleLoop<Program: SinkSourceConverting> {
                     program.eventsFrom(effects: models.stream).subscribe { [unowned self] in receive($0) })
                 models.send(startModels)
                 #if CYCLE_INTERNAL_CHECKS
-                    internalCheck(
-                        processedEvents == 0, "Cycle", "C2",
+                    cycleCheck(
+                        processedEvents == 0, "C2",
                         "\(processedEvents) event(s) were processed before the start event")
                 #endif
                 process(startEvent)
             }, then: process)
         #if CYCLE_INTERNAL_CHECKS
-            internalCheck(
-                processedEvents >= 1 || isDisposed, "Cycle", "C2", "the loop started without processing its start event"
+            cycleCheck(
+                processedEvents >= 1 || isDisposed, "C2", "the loop started without processing its start event"
             )
         #endif
     }
@@ -112,7 +112,7 @@ public final class CycleLoop<Program: SinkSourceConverting> {
         self.connections = []
         for connection in connections.reversed() { connection.disconnect() }
         #if CYCLE_INTERNAL_CHECKS
-            internalCheck(self.connections.isEmpty, "Cycle", "C4", "the loop was wired again while it was disposed")
+            cycleCheck(self.connections.isEmpty, "C4", "the loop was wired again while it was disposed")
         #endif
     }
 
@@ -129,7 +129,7 @@ public final class CycleLoop<Program: SinkSourceConverting> {
     private func process(_ event: Program.DriverEvent) {
         guard !isDisposed else { return }
         #if CYCLE_INTERNAL_CHECKS
-            internalCheck(!isProcessingEvent, "Cycle", "C1", "an event is processed while another is")
+            cycleCheck(!isProcessingEvent, "C1", "an event is processed while another is")
             isProcessingEvent = true
             defer { isProcessingEvent = false }
         #endif

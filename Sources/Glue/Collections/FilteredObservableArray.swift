@@ -45,8 +45,8 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
 
     private func translate(_ change: ArrayChange<Base.Element>) -> ArrayChange<Base.Element> {
         #if GLUE_INTERNAL_CHECKS
-            internalCheck(
-                change.initialCount == included.count, "Glue", "G3",
+            glueCheck(
+                change.initialCount == included.count, "G3",
                 "a change for \(change.initialCount) elements reached a filter of \(included.count)")
             defer { _checkInvariants() }
         #endif
@@ -114,8 +114,8 @@ extension FilteredObservableArray {
     package func _checkInvariants() {
         #if GLUE_INTERNAL_CHECKS
             let flagged = included.reduce(0) { $0 + ($1 ? 1 : 0) }
-            internalCheck(
-                flagged == value.count, "Glue", "G3",
+            glueCheck(
+                flagged == value.count, "G3",
                 "\(flagged) elements flagged included, \(value.count) in the filtered array")
         #endif
     }

@@ -42,8 +42,8 @@ public final class MappedObservableArray<Base: ObservableArrayType, Output>: Obs
         follower.signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
             #if GLUE_INTERNAL_CHECKS
-                internalCheck(
-                    change.initialCount == elements.tree.count, "Glue", "G3",
+                glueCheck(
+                    change.initialCount == elements.tree.count, "G3",
                     "a change for \(change.initialCount) elements reached a map of \(elements.tree.count)")
             #endif
             let mapped = change.map(transform)

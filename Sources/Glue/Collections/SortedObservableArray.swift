@@ -57,8 +57,8 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
             #if GLUE_INTERNAL_CHECKS
-                internalCheck(
-                    change.initialCount == elements.tree.count, "Glue", "G3",
+                glueCheck(
+                    change.initialCount == elements.tree.count, "G3",
                     "a change for \(change.initialCount) elements reached a sorted view of \(elements.tree.count)")
             #endif
             var output = ArrayChange<Element>(initialCount: elements.tree.count)
@@ -113,8 +113,8 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
     @inline(__always)
     private func checkPlacement(at index: Int) {
         #if GLUE_INTERNAL_CHECKS
-            internalCheck(
-                elements.tree.isSortedInsertion(at: index, by: areInIncreasingOrder), "Glue", "G3",
+            glueCheck(
+                elements.tree.isSortedInsertion(at: index, by: areInIncreasingOrder), "G3",
                 "an element inserted at \(index) is out of order with its neighbours, or precedes an equivalent one")
         #endif
     }

@@ -54,13 +54,13 @@ final class TransactionJoin<Value> {
     func abandon(_ count: Int) {
         depth -= count
         #if GLUE_INTERNAL_CHECKS
-            internalCheck(depth >= 0, "Glue", "G2", "a join abandoned more transactions than its inputs opened")
+            glueCheck(depth >= 0, "G2", "a join abandoned more transactions than its inputs opened")
         #endif
     }
 
     private func finish() {
         #if GLUE_INTERNAL_CHECKS
-            internalCheck(depth == 0, "Glue", "G2", "a join finished with \(depth) input transaction(s) open")
+            glueCheck(depth == 0, "G2", "a join finished with \(depth) input transaction(s) open")
         #endif
         if changed {
             changed = false

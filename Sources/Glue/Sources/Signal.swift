@@ -130,9 +130,9 @@ extension Signal {
     package func _checkInvariants() {
         #if GLUE_INTERNAL_CHECKS
             if broadcaster.isEmpty {
-                internalCheck(retainedOwner == nil, "Glue", "G5", "a signal with no subscriber keeps its owner")
+                glueCheck(retainedOwner == nil, "G5", "a signal with no subscriber keeps its owner")
             } else {
-                internalCheck(retainedOwner === owner, "Glue", "G5", "a subscribed signal does not keep its owner")
+                glueCheck(retainedOwner === owner, "G5", "a subscribed signal does not keep its owner")
             }
         #endif
     }

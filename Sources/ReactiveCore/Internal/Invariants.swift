@@ -19,23 +19,13 @@ package enum ReactiveCoreChecks {
     }
 }
 
-/// Stops with the message "`module` internal check `invariant` failed: `message`" when
-/// `condition` is false: the one report of every engine's invariant checks.
-@usableFromInline
-package func internalCheck(
-    _ condition: Bool, _ module: StaticString, _ invariant: StaticString, _ message: @autoclosure () -> String,
-    file: StaticString = #fileID, line: UInt = #line
-) {
-    if !condition {
-        preconditionFailure("\(module) internal check \(invariant) failed: \(message())", file: file, line: line)
-    }
-}
-
-/// ``internalCheck(_:_:_:_:file:line:)`` for ReactiveCore's own mechanisms.
+/// Stops with a message naming the invariant `invariant` when `condition` is false.
 @usableFromInline
 func reactiveCoreCheck(
     _ condition: Bool, _ invariant: StaticString, _ message: @autoclosure () -> String,
     file: StaticString = #fileID, line: UInt = #line
 ) {
-    internalCheck(condition, "ReactiveCore", invariant, message(), file: file, line: line)
+    if !condition {
+        preconditionFailure("ReactiveCore internal check \(invariant) failed: \(message())", file: file, line: line)
+    }
 }

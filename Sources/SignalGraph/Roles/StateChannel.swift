@@ -109,8 +109,8 @@ final class StateChannel<Snapshot, Transition> {
         #if SIGNALGRAPH_INTERNAL_CHECKS
             _checkInvariants()
             for index in entries.indices where entries[index].since < number {
-                internalCheck(
-                    entries[index].received == number - 1, "SignalGraph", "SG3",
+                signalGraphCheck(
+                    entries[index].received == number - 1, "SG3",
                     "change \(number) reaches a sensor whose last change was \(entries[index].received)")
                 entries[index].received = number
             }
@@ -139,12 +139,12 @@ final class StateChannel<Snapshot, Transition> {
                 let seen = max(entries[index].since, delivered)
                 var position = waitingHead + (seen - delivered)
                 #if SIGNALGRAPH_INTERNAL_CHECKS
-                    internalCheck(
-                        entries[index].received == seen, "SignalGraph", "SG3",
+                    signalGraphCheck(
+                        entries[index].received == seen, "SG3",
                         "a deregistered sensor received changes up to \(entries[index].received), its replay starts after \(seen)"
                     )
-                    internalCheck(
-                        waiting.count - position == published - seen, "SignalGraph", "SG3",
+                    signalGraphCheck(
+                        waiting.count - position == published - seen, "SG3",
                         "a deregistered sensor is replayed \(waiting.count - position) changes, \(published - seen) are owed"
                     )
                 #endif
@@ -186,24 +186,24 @@ extension StateChannel {
     /// Does nothing unless the module is built with `SIGNALGRAPH_INTERNAL_CHECKS`.
     func _checkInvariants() {
         #if SIGNALGRAPH_INTERNAL_CHECKS
-            internalCheck(
-                delivered <= published && published - delivered == waiting.count - waitingHead, "SignalGraph", "SG3",
+            signalGraphCheck(
+                delivered <= published && published - delivered == waiting.count - waitingHead, "SG3",
                 "\(published) changes published, \(delivered) delivered, \(waiting.count - waitingHead) waiting")
-            internalCheck(
-                work.isProcessing || published == delivered, "SignalGraph", "SG3",
+            signalGraphCheck(
+                work.isProcessing || published == delivered, "SG3",
                 "no delivery is under way, yet \(published - delivered) changes wait")
             var identities = Set<ObjectIdentifier>()
             for entry in entries {
-                internalCheck(
+                signalGraphCheck(
                     entry.since <= published && entry.since <= entry.received && entry.received <= published,
-                    "SignalGraph", "SG3",
+                    "SG3",
                     "a sensor initiated after change \(entry.since) received up to \(entry.received) of \(published)")
-                internalCheck(
-                    identities.insert(entry.identity).inserted, "SignalGraph", "SG4",
+                signalGraphCheck(
+                    identities.insert(entry.identity).inserted, "SG4",
                     "a sensor is registered twice on one emitter")
                 if let sensor = entry.sensor {
-                    internalCheck(
-                        sensor.registration.emitter === self, "SignalGraph", "SG4",
+                    signalGraphCheck(
+                        sensor.registration.emitter === self, "SG4",
                         "a registered sensor's registration names another emitter")
                 }
             }

@@ -125,8 +125,8 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
                     }
                 }
                 #if SIGNALGRAPH_INTERNAL_CHECKS
-                    internalCheck(
-                        values.count == tree.count, "SignalGraph", "SG6",
+                    signalGraphCheck(
+                        values.count == tree.count, "SG6",
                         "a sorting view holds \(values.count) entries and sorts \(tree.count)")
                 #endif
                 return output
@@ -139,8 +139,8 @@ public final class DictionarySortingArrayStorage<Key: Hashable, Value>: TreeArra
     @inline(__always)
     private func checkPlacement(at index: Int, in tree: PositionalTree<(key: Key, value: Value)>) {
         #if SIGNALGRAPH_INTERNAL_CHECKS
-            internalCheck(
-                tree.isSortedInsertion(at: index, by: areInIncreasingOrder), "SignalGraph", "SG6",
+            signalGraphCheck(
+                tree.isSortedInsertion(at: index, by: areInIncreasingOrder), "SG6",
                 "an entry placed at \(index) is out of order with its neighbours, or precedes an equivalent one")
         #endif
     }
