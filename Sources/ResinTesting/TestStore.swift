@@ -12,16 +12,26 @@ import Testing
 /// effect sends must be asserted, and no effect may be left running.
 ///
 /// ```swift
-/// @Test func loadsItems() async {
-///     let store = TestStore(initialState: AppState()) { $0.register(appParcel) }
-///     store.send(Load(page: 1)) { $0.isLoading = true }
-///     await store.receive(Loaded(items: ["a"])) {
+/// @Test func loadsAFact() async {
+///     var dependencies = Dependencies(context: .test)
+///     dependencies.factClient = FactClient { number in "\(number) is a good number." }
+///     let store = TestStore(initialState: CounterState(), dependencies: dependencies) { counterReducer }
+///     store.send(.increment) { $0.count = 1 }
+///     store.send(.factButtonTapped) { $0.isLoading = true }
+///     await store.receive(\.factResponse) {
 ///         $0.isLoading = false
-///         $0.items = ["a"]
+///         $0.fact = "1 is a good number."
 ///     }
 ///     await store.finish()
 /// }
 /// ```
+///
+/// `Sent` is the feature's action type, so that `send(.increment)` and
+/// `receive(.factResponse("…"))` name its cases. A test store made from a reducer
+/// (`{ counterReducer }`) or with `sending: Counter.self` has it; one set up only with
+/// registrations (`{ $0.register(appParcel) }`) is a `TestStore<State, any Action>`, which
+/// takes actions of every type spelled out (`send(Counter.increment)`). Either kind sends
+/// and receives actions of any type.
 ///
 /// ``send(_:_:fileID:filePath:line:column:)`` dispatches an action and checks that the
 /// state changed exactly as the closure says (nothing more, nothing less).
@@ -44,7 +54,15 @@ import Testing
 /// Effects' actions are taken only when the test asks, so the test decides the order.
 /// Waiting never sleeps: it yields to the effects' tasks until what it waits for comes, or
 /// until ``timeout`` has passed on the real clock and it has yielded 10,000 times.
-public final class TestStore<State: Equatable> {
+///
+/// Effects that sleep on the injected clock (the test store's ``scheduler``) run on virtual
+/// time: ``advance(by:fileID:filePath:line:column:)`` lets them reach their sleeps, then moves
+/// time.
+///
+/// Three more things fail a test, at the next call on the test store after they happen: a
+/// dependency read with no test value (see `DependencyKey`), and an error an effect threw
+/// that no `catch:` handler took.
+public final class TestStore<State: Equatable, Sent> {
     /// The store under test.
     public let store: Store<State>
     /// The virtual time the store's debounces and throttles run on: advance it to let them
@@ -56,6 +74,8 @@ public final class TestStore<State: Equatable> {
     private let registrations: Connection
     /// Where the test store was made: where its release reports what was left unasserted.
     private let creation: FailureLocation
+    /// The dependencies read with no test value, waiting to be recorded.
+    private let unimplemented = UnimplementedDependencies()
 
     /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
     public var exhaustivity: Exhaustivity = .on
@@ -72,6 +92,249 @@ public final class TestStore<State: Equatable> {
     /// wait to fail.
     public var timeout: Duration
 
+    /// The initializers' common work: the store, the clock, the bounds and the registrations.
+    fileprivate init(
+        initialState: State, scheduler: TestScheduler, dependencies: Dependencies, timeout: Duration,
+        maximumYields: Int?, creation: FailureLocation, setUp: (Store<State>) -> Connection
+    ) {
+        self.creation = creation
+        var dependencies = dependencies
+        if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
+        let unimplemented = unimplemented
+        dependencies.unimplementedReporter = { unimplemented.add($0) }
+        store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
+        self.scheduler = scheduler
+        self.timeout = timeout
+        self.maximumYields = maximumYields
+        registrations = setUp(store)
+    }
+
+    /// Records what a test left unasserted, as `finish()` would, without waiting.
+    deinit {
+        recordReported(at: creation)
+        guard exhaustivity == .on else { return }
+        store.takeFinishedEffects()
+        recordUnasserted(at: creation, when: "when the test store was released")
+    }
+
+    /// Records, at `location`, every dependency read with no test value and every error
+    /// effects threw that no handler took, since the last call.
+    private func recordReported(at location: FailureLocation) {
+        for key in unimplemented.takeNew() {
+            location.record(Dependencies.unimplementedMessage(key))
+        }
+        for error in store.takeUnhandledEffectErrors() {
+            location.record(
+                "An effect threw \(error), and no catch: handler took it; pass catch: to .run, or handle the error in the operation"
+            )
+        }
+    }
+
+    /// Records every action effects sent that nobody received, and every effect and pacer
+    /// still under way, at `location`; `moment` says when ("at the end of the test").
+    private func recordUnasserted(at location: FailureLocation, when moment: String) {
+        for action in store.takeWaitingEffectActions() {
+            location.record("An effect sent \(action), which the test did not receive \(moment)")
+        }
+        if store.runningEffectCount > 0 {
+            location.record(
+                "\(store.runningEffectCount) effect(s) still running \(moment); end the test with `await store.finish()`, or cancel them"
+            )
+        }
+        if store.pacingEffectCount > 0 {
+            location.record(
+                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way \(moment); advance the scheduler past them or cancel them"
+            )
+        }
+    }
+
+    /// The store's current state.
+    public var state: State { store.stateForTesting }
+
+    /// Dispatches `action` and checks the state after it.
+    ///
+    /// Exhaustive (``Exhaustivity/on``): `update` changes the state before the action into
+    /// the expected state after it, and the state after must equal it; pass no `update`
+    /// when the action must not change the state. Every action an effect sent must have been
+    /// received first.
+    ///
+    /// Non-exhaustive (``Exhaustivity/off``): `update` is applied to the state after the
+    /// action and must change nothing, so it asserts only what it sets (write absolute
+    /// values: `$0.count = 2`, not `$0.count += 1`). Actions effects sent and the test did
+    /// not receive are dispatched first, in order.
+    public func send(
+        _ action: some Action, _ update: (inout State) -> Void = { _ in },
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        send(erased: action, update, FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    fileprivate func send(erased action: any Action, _ update: (inout State) -> Void, _ location: FailureLocation) {
+        if store.hasWaitingEffectActions {
+            switch exhaustivity {
+            case .on:
+                location.record("Received actions from effects must be asserted with receive before sending \(action)")
+            case .off:
+                for skipped in store.takeWaitingEffectActions() { store.dispatch(skipped) }
+            }
+        }
+        let before = state
+        store.dispatch(action)
+        check(before: before, update, after: "\(action)", location)
+        recordReported(at: location)
+    }
+
+    /// Waits for the next action an effect sends, checks that it equals `expected`,
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    ///
+    /// Non-exhaustive, actions before the expected one are dispatched and skipped.
+    public func receive<Expected: Action & Equatable>(
+        _ expected: Expected, _ update: (inout State) -> Void = { _ in },
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(
+            describing: "\(expected)", matching: { ($0 as? Expected) == expected }, update, location)
+    }
+
+    /// Waits for the next action an effect sends, checks that it has type `type`,
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    ///
+    /// Non-exhaustive, actions before one of that type are dispatched and skipped.
+    public func receive<Expected: Action>(
+        _ type: Expected.Type, _ update: (inout State) -> Void = { _ in },
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(describing: "a \(Expected.self)", matching: { $0 is Expected }, update, location)
+    }
+
+    /// Waits for the effects still running. Exhaustive, it records an issue for every
+    /// action they send that nobody received and for every effect still running at the end.
+    /// Non-exhaustive, it dispatches the actions nobody received and cancels nothing: effects
+    /// still running are left to the store.
+    public func finish(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        var wait = startWait()
+        while store.runningEffectCount > 0 {
+            store.takeFinishedEffects()
+            if store.runningEffectCount == 0 || !wait.allowsYield() { break }
+            await Task.yield()
+        }
+        store.takeFinishedEffects()
+        recordReported(at: location)
+        guard exhaustivity == .on else {
+            for action in store.takeWaitingEffectActions() { store.dispatch(action) }
+            return
+        }
+        recordUnasserted(at: location, when: "at the end of the test")
+    }
+
+    fileprivate func receive(
+        describing expected: String, matching matches: (any Action) -> Bool, _ update: (inout State) -> Void,
+        _ location: FailureLocation
+    ) async {
+        defer { recordReported(at: location) }
+        while true {
+            guard let action = await nextEffectAction(location) else { return }
+            if matches(action) {
+                let before = state
+                store.dispatch(action)
+                check(before: before, update, after: "\(action)", location)
+                return
+            }
+            switch exhaustivity {
+            case .on:
+                location.record("Expected to receive \(expected), received \(action)")
+                return
+            case .off:
+                store.dispatch(action)
+            }
+        }
+    }
+
+    /// Lets the effects that are running reach their sleeps on ``scheduler``, then moves its
+    /// time forward by `duration`, letting the effects it wakes run between steps (see
+    /// `TestScheduler.advanceTasks(by:maximumYields:)`).
+    ///
+    /// ```swift
+    /// store.send(.startTimer) { $0.isRunning = true }
+    /// await store.advance(by: .seconds(1))
+    /// await store.receive(.tick) { $0.seconds = 1 }
+    /// ```
+    ///
+    /// Before moving time it waits until as many tasks sleep on the scheduler as effects run
+    /// (each effect has reached its sleep, or finished). An effect that waits on something
+    /// else (a stream the test feeds, a continuation) never sleeps: the wait then ends after
+    /// ``timeout``, and time moves anyway.
+    ///
+    /// - Precondition: `duration` is not negative.
+    public func advance(
+        by duration: Duration = .zero,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        precondition(duration >= .zero, "TestStore.advance(by:) cannot move time backwards (by \(duration))")
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        var wait = startWait()
+        while true {
+            store.takeFinishedEffects()
+            let running = store.runningEffectCount
+            if running == 0 || scheduler.sleepingCount >= running || !wait.allowsYield() { break }
+            await Task.yield()
+        }
+        await scheduler.advanceTasks(by: duration)
+        recordReported(at: location)
+    }
+
+    private func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
+        var wait = startWait()
+        while true {
+            if let action = store.takeNextEffectAction() { return action }
+            if store.runningEffectCount == 0 {
+                location.record("Expected an action from an effect, but no effect is running")
+                return nil
+            }
+            if !wait.allowsYield() {
+                let bound = maximumYields == nil ? "within \(timeout)" : "after \(wait.yielded) yields"
+                location.record("Expected an action from an effect, but none came \(bound)")
+                return nil
+            }
+            await Task.yield()
+        }
+    }
+
+    /// A wait's bound: the timeout and 10,000 yields, or the deprecated bound in yields alone.
+    private func startWait() -> WaitBound {
+        if let maximumYields { return WaitBound(yields: maximumYields, duration: .zero) }
+        return WaitBound(yields: 10_000, duration: timeout)
+    }
+
+    private func check(
+        before: State, _ update: (inout State) -> Void, after action: String, _ location: FailureLocation
+    ) {
+        let actual = state
+        var expected: State
+        switch exhaustivity {
+        case .on:
+            expected = before
+            update(&expected)
+        case .off:
+            expected = actual
+            update(&expected)
+        }
+        guard actual != expected else { return }
+        let diff = StateDiff(from: expected, to: actual)
+        location.record(
+            """
+            State after \(action) differs from the expected state (expected → actual):
+            \(diff.isEmpty ? "  (the states are not equal, but no part of them differs)" : diff.description)
+            """)
+    }
+}
+
+extension TestStore where Sent == any Action {
     /// A test store holding `initialState`, set up (reducers, middleware, parcels) by
     /// `setUp`, which returns the connection of what it registered; the test store keeps it.
     ///
@@ -122,21 +385,6 @@ public final class TestStore<State: Equatable> {
             setUp: setUp)
     }
 
-    /// The initializers' common work: the store, the clock, the bounds and the registrations.
-    private init(
-        initialState: State, scheduler: TestScheduler, dependencies: Dependencies, timeout: Duration,
-        maximumYields: Int?, creation: FailureLocation, setUp: (Store<State>) -> Connection
-    ) {
-        self.creation = creation
-        var dependencies = dependencies
-        if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
-        store = Store(takingEffectsManually: initialState, scheduler: scheduler, dependencies: dependencies)
-        self.scheduler = scheduler
-        self.timeout = timeout
-        self.maximumYields = maximumYields
-        registrations = setUp(store)
-    }
-
     /// A test store set up by `setUp`, which returns the connections of several
     /// registrations; the test store keeps them.
     ///
@@ -172,175 +420,138 @@ public final class TestStore<State: Equatable> {
         }
     }
 
-    /// Records what a test left unasserted, as `finish()` would, without waiting.
-    deinit {
-        guard exhaustivity == .on else { return }
-        store.takeFinishedEffects()
-        recordUnasserted(at: creation, when: "when the test store was released")
+}
+
+extension TestStore where Sent: Action {
+    /// A test store of the feature `reducer` makes, holding `initialState`: ``send(_:_:fileID:filePath:line:column:)-(Sent,_,_,_,_,_)``
+    /// and `receive` name `Sent`'s cases with leading dots.
+    ///
+    /// ```swift
+    /// let store = TestStore(initialState: CounterState()) { counterReducer }
+    /// store.send(.increment) { $0.count = 1 }
+    /// ```
+    ///
+    /// The parameters are those of the set-up initializers; the reducer is registered on the
+    /// root store for the test store's lifetime.
+    public convenience init(
+        initialState: State, scheduler: TestScheduler = TestScheduler(),
+        dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        reducer: () -> Reducer<State, Sent>
+    ) {
+        let reducer = reducer()
+        self.init(
+            initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
+            maximumYields: nil,
+            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        ) { $0.register(reducer) }
     }
 
-    /// Records every action effects sent that nobody received, and every effect and pacer
-    /// still under way, at `location`; `moment` says when ("at the end of the test").
-    private func recordUnasserted(at location: FailureLocation, when moment: String) {
-        for action in store.takeWaitingEffectActions() {
-            location.record("An effect sent \(action), which the test did not receive \(moment)")
-        }
-        if store.runningEffectCount > 0 {
-            location.record(
-                "\(store.runningEffectCount) effect(s) still running \(moment); end the test with `await store.finish()`, or cancel them"
-            )
-        }
-        if store.pacingEffectCount > 0 {
-            location.record(
-                "\(store.pacingEffectCount) debounce(s) or throttle(s) still under way \(moment); advance the scheduler past them or cancel them"
-            )
-        }
+    /// A test store whose actions are typed `Sent` (so that `send(.increment)` names a case
+    /// of it), set up by `setUp` with the parcels and registrations under test.
+    ///
+    /// ```swift
+    /// let store = TestStore(initialState: AppState(), sending: Counter.self) { $0.register(appParcel) }
+    /// store.send(.increment) { $0.counter.count = 1 }
+    /// ```
+    public convenience init(
+        initialState: State, sending: Sent.Type, scheduler: TestScheduler = TestScheduler(),
+        dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        setUp: (Store<State>) -> Connection
+    ) {
+        self.init(
+            initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
+            maximumYields: nil,
+            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column), setUp: setUp)
     }
 
-    /// The store's current state.
-    public var state: State { store.stateForTesting }
-
-    /// Dispatches `action` and checks the state after it.
-    ///
-    /// Exhaustive (``Exhaustivity/on``): `update` changes the state before the action into
-    /// the expected state after it, and the state after must equal it; pass no `update`
-    /// when the action must not change the state. Every action an effect sent must have been
-    /// received first.
-    ///
-    /// Non-exhaustive (``Exhaustivity/off``): `update` is applied to the state after the
-    /// action and must change nothing, so it asserts only what it sets (write absolute
-    /// values: `$0.count = 2`, not `$0.count += 1`). Actions effects sent and the test did
-    /// not receive are dispatched first, in order.
+    /// Dispatches `action`, a case of the feature's action type, and checks the state after
+    /// it; see ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``.
     public func send(
-        _ action: some Action, _ update: (inout State) -> Void = { _ in },
+        _ action: Sent, _ update: (inout State) -> Void = { _ in },
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        if store.hasWaitingEffectActions {
-            switch exhaustivity {
-            case .on:
-                location.record("Received actions from effects must be asserted with receive before sending \(action)")
-            case .off:
-                for skipped in store.takeWaitingEffectActions() { store.dispatch(skipped) }
-            }
-        }
-        let before = state
-        store.dispatch(action)
-        check(before: before, update, after: "\(action)", location)
+        send(erased: action, update, FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// Waits for the next action an effect sends, checks that it equals `expected`,
-    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    /// Waits for the next action an effect sends and checks that it is the case of `Sent`
+    /// that `casePath` reads (whatever its payload), then dispatches it and checks the state.
     ///
-    /// Non-exhaustive, actions before the expected one are dispatched and skipped.
-    public func receive<Expected: Action & Equatable>(
-        _ expected: Expected, _ update: (inout State) -> Void = { _ in },
+    /// ```swift
+    /// await store.receive(\.factResponse) { $0.fact = "1 is a good number." }
+    /// ```
+    ///
+    /// `casePath` is a property of the action enum that gives a case's payload, or `nil` in
+    /// every other case, as an enum declares it to be matched this way:
+    ///
+    /// ```swift
+    /// extension Counter {
+    ///     var factResponse: String? { if case .factResponse(let fact) = self { fact } else { nil } }
+    /// }
+    /// ```
+    ///
+    /// Non-exhaustive, actions before a matching one are dispatched and skipped.
+    public func receive<Payload>(
+        _ casePath: KeyPath<Sent, Payload?>, _ update: (inout State) -> Void = { _ in },
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
-            describing: "\(expected)", matching: { ($0 as? Expected) == expected }, update, location)
+            describing: "an action with \(casePath)",
+            matching: { ($0 as? Sent).map { $0[keyPath: casePath] != nil } ?? false }, update, location)
     }
 
-    /// Waits for the next action an effect sends, checks that it has type `type`,
-    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    /// Waits for the next action an effect sends and checks that it is the case of `Sent`
+    /// that `casePath` reads, carrying `payload`; then dispatches it and checks the state.
     ///
-    /// Non-exhaustive, actions before one of that type are dispatched and skipped.
-    public func receive<Expected: Action>(
-        _ type: Expected.Type, _ update: (inout State) -> Void = { _ in },
+    /// ```swift
+    /// await store.receive(\.factResponse, "1 is a good number.") { $0.fact = "1 is a good number." }
+    /// ```
+    public func receive<Payload: Equatable>(
+        _ casePath: KeyPath<Sent, Payload?>, _ payload: Payload, _ update: (inout State) -> Void = { _ in },
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(describing: "a \(Expected.self)", matching: { $0 is Expected }, update, location)
+        await receive(
+            describing: "an action with \(casePath) == \(payload)",
+            matching: { ($0 as? Sent).map { $0[keyPath: casePath] == payload } ?? false }, update, location)
     }
+}
 
-    /// Waits for the effects still running. Exhaustive, it records an issue for every
-    /// action they send that nobody received and for every effect still running at the end.
-    /// Non-exhaustive, it dispatches the actions nobody received and cancels nothing: effects
-    /// still running are left to the store.
-    public func finish(
+extension TestStore where Sent: Action & Equatable {
+    /// Waits for the next action an effect sends and checks that it equals `expected`, a
+    /// case of the feature's action type; see ``receive(_:_:fileID:filePath:line:column:)-(Expected,_,_,_,_,_)``.
+    public func receive(
+        _ expected: Sent, _ update: (inout State) -> Void = { _ in },
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        var wait = startWait()
-        while store.runningEffectCount > 0 {
-            store.takeFinishedEffects()
-            if store.runningEffectCount == 0 || !wait.allowsYield() { break }
-            await Task.yield()
-        }
-        store.takeFinishedEffects()
-        guard exhaustivity == .on else {
-            for action in store.takeWaitingEffectActions() { store.dispatch(action) }
-            return
-        }
-        recordUnasserted(at: location, when: "at the end of the test")
+        await receive(describing: "\(expected)", matching: { ($0 as? Sent) == expected }, update, location)
+    }
+}
+
+/// The dependencies a test store's effects read with no test value; each is recorded once.
+private final class UnimplementedDependencies: Sendable {
+    private struct State {
+        var reported: Set<String> = []
+        var waiting: [String] = []
     }
 
-    private func receive(
-        describing expected: String, matching matches: (any Action) -> Bool, _ update: (inout State) -> Void,
-        _ location: FailureLocation
-    ) async {
-        while true {
-            guard let action = await nextEffectAction(location) else { return }
-            if matches(action) {
-                let before = state
-                store.dispatch(action)
-                check(before: before, update, after: "\(action)", location)
-                return
-            }
-            switch exhaustivity {
-            case .on:
-                location.record("Expected to receive \(expected), received \(action)")
-                return
-            case .off:
-                store.dispatch(action)
-            }
+    private let state = Mutex(State())
+
+    func add(_ key: String) {
+        state.withLock { state in
+            if state.reported.insert(key).inserted { state.waiting.append(key) }
         }
     }
 
-    private func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
-        var wait = startWait()
-        while true {
-            if let action = store.takeNextEffectAction() { return action }
-            if store.runningEffectCount == 0 {
-                location.record("Expected an action from an effect, but no effect is running")
-                return nil
-            }
-            if !wait.allowsYield() {
-                let bound = maximumYields == nil ? "within \(timeout)" : "after \(wait.yielded) yields"
-                location.record("Expected an action from an effect, but none came \(bound)")
-                return nil
-            }
-            await Task.yield()
+    /// The keys read since the last call, each once per test store.
+    func takeNew() -> [String] {
+        state.withLock { state in
+            defer { state.waiting.removeAll() }
+            return state.waiting
         }
-    }
-
-    /// A wait's bound: the timeout and 10,000 yields, or the deprecated bound in yields alone.
-    private func startWait() -> WaitBound {
-        if let maximumYields { return WaitBound(yields: maximumYields, duration: .zero) }
-        return WaitBound(yields: 10_000, duration: timeout)
-    }
-
-    private func check(
-        before: State, _ update: (inout State) -> Void, after action: String, _ location: FailureLocation
-    ) {
-        let actual = state
-        var expected: State
-        switch exhaustivity {
-        case .on:
-            expected = before
-            update(&expected)
-        case .off:
-            expected = actual
-            update(&expected)
-        }
-        guard actual != expected else { return }
-        let diff = StateDiff(from: expected, to: actual)
-        location.record(
-            """
-            State after \(action) differs from the expected state (expected → actual):
-            \(diff.isEmpty ? "  (the states are not equal, but no part of them differs)" : diff.description)
-            """)
     }
 }
 

@@ -341,12 +341,12 @@ struct ReducerEffectTests {
     @Test("a negative debounce or throttle pause is a precondition failure")
     func negativePause() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Effect.none.debounce(id: "x", for: .seconds(-1))
+            _ = Effect<any Action>.none.debounce(id: "x", for: .seconds(-1))
         }
         expectStandardError(
             of: result, contains: "Resin: debounce and throttle need a pause of zero or more, got -1.0 seconds")
         let throttled = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Effect.none.throttle(id: "x", for: .seconds(-1), latest: true)
+            _ = Effect<any Action>.none.throttle(id: "x", for: .seconds(-1), latest: true)
         }
         expectStandardError(of: throttled, contains: "Resin: debounce and throttle need a pause of zero or more")
     }

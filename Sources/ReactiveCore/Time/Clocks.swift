@@ -58,11 +58,12 @@ extension Scheduler {
 /// ```swift
 /// let scheduler = TestScheduler()
 /// let task = Task { try await scheduler.sleep(for: .seconds(1)); print("woke") }
-/// while scheduler.pendingCount == 0 { await Task.yield() }   // the task sleeps
-/// await scheduler.advanceTasks(by: .seconds(1))              // prints "woke", at once
+/// await scheduler.waitForSleepers(1)              // the task sleeps
+/// await scheduler.advanceTasks(by: .seconds(1))   // prints "woke", at once
 /// ```
 ///
-/// A sleep schedules its wake-up like any other work (it counts in ``pendingCount`` and
+/// A sleep counts in ``sleepingCount`` from when it begins until an advance or a
+/// cancellation ends it. It schedules its wake-up like any other work (it counts in ``pendingCount`` and
 /// runs in order with other work due at the same instant) and resumes when an advance
 /// reaches it. Because the sleeping task resumes on its own executor, use
 /// ``advanceTasks(by:maximumYields:)`` rather than ``advance(by:)`` when tasks sleep on the
@@ -89,7 +90,7 @@ extension TestScheduler: Clock {
     ///
     /// - Before moving time, the wait ends as soon as work is scheduled (a task that is
     ///   about to sleep has done so) or after `maximumYields` yields. To be sure a task has
-    ///   started its sleep, wait for ``pendingCount`` first.
+    ///   started its sleep, call ``waitForSleepers(_:timeout:)`` first.
     /// - After an instant, the wait lasts until every task whose sleep on this scheduler
     ///   ended at that instant has resumed (in case its executor never runs it, not past a
     ///   minute on the real clock and 100,000 yields, whichever ends later), then
@@ -121,11 +122,35 @@ extension TestScheduler: Clock {
         }
         advance(to: deadline)
     }
+
+    /// Waits until at least `count` tasks are asleep on this scheduler (see
+    /// ``sleepingCount``), yielding to let them get there; returns whether they are.
+    ///
+    /// Yielding never sleeps. The wait gives up, returning `false`, once it has yielded
+    /// 10,000 times and `timeout` has passed on the real clock: a task that never sleeps
+    /// fails the test that waits for it instead of hanging it.
+    ///
+    /// - Precondition: `count` is not negative.
+    @discardableResult
+    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+        precondition(count >= 0, "TestScheduler.waitForSleepers(_:) needs a count of zero or more, got \(count)")
+        var bound = WaitBound(yields: 10_000, duration: timeout)
+        while sleepingCount < count {
+            guard bound.allowsYield() else { return false }
+            await Task.yield()
+        }
+        return true
+    }
 }
 
-/// A scheduler that counts the sleeps on it that it ended and whose tasks have not resumed
-/// yet: ``TestScheduler``, so that `advanceTasks` can wait for them.
+/// A scheduler that counts the sleeps on it: those under way, and those it ended whose tasks
+/// have not resumed yet: ``TestScheduler``, so that tests can wait for tasks to fall asleep
+/// and `advanceTasks` for them to resume.
 protocol SleepTracking: Sendable {
+    /// A task began a sleep (it suspends, or is about to).
+    func sleepDidBegin()
+    /// A sleep ended: its wake-up or its cancellation is about to resume its task.
+    func sleepDidEnd()
     /// A sleep's wake-up is about to resume its task.
     func sleeperWillResume()
     /// A task resumed from a sleep its wake-up ended.
@@ -137,11 +162,17 @@ protocol SleepTracking: Sendable {
 func sleepOnScheduler(_ scheduler: some Scheduler, until deadline: SchedulerInstant) async throws {
     try Task.checkCancellation()
     guard deadline > scheduler.now else { return }
-    let sleeper = Sleeper()
     let tracking = scheduler as? any SleepTracking
+    var onEnd: (@Sendable () -> Void)?
+    if let tracking { onEnd = { tracking.sleepDidEnd() } }
+    let sleeper = Sleeper(onEnd: onEnd)
     try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            guard sleeper.start(continuation) else { return }
+            tracking?.sleepDidBegin()
+            guard sleeper.start(continuation) else {
+                tracking?.sleepDidEnd()
+                return
+            }
             let wake = scheduler.schedule(at: deadline) {
                 sleeper.finish(with: .success(()), beforeResuming: tracking?.sleeperWillResume)
             }
@@ -166,6 +197,12 @@ private final class Sleeper: Sendable {
     }
 
     private let state = LockedState(State())
+    /// Called once, when the sleep ends after it started (see ``SleepTracking``).
+    private let onEnd: (@Sendable () -> Void)?
+
+    init(onEnd: (@Sendable () -> Void)?) {
+        self.onEnd = onEnd
+    }
 
     /// Stores the continuation; `false` (and the continuation thrown into) if the task was
     /// cancelled before it suspended.
@@ -203,6 +240,7 @@ private final class Sleeper: Sendable {
         }
         wake?.disconnect()
         guard let continuation else { return }
+        onEnd?()
         beforeResuming?()
         continuation.resume(with: result)
     }

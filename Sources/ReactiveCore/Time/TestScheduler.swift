@@ -32,6 +32,8 @@ public final class TestScheduler: Scheduler {
         var isAdvancing = false
         /// Sleeps on this scheduler that its work ended and whose tasks have not resumed.
         var wokenSleepers = 0
+        /// Sleeps on this scheduler that began and have not ended.
+        var sleeping = 0
     }
 
     private let state: LockedState<State>
@@ -49,6 +51,21 @@ public final class TestScheduler: Scheduler {
     /// The number of pieces of work scheduled and not yet run or cancelled.
     public var pendingCount: Int {
         state.withLock { $0.queue.count }
+    }
+
+    /// The number of tasks asleep on this scheduler: sleeps (through its `Clock`
+    /// conformance, or a ``SchedulerClock`` on it) that began and that no advance and no
+    /// cancellation has ended.
+    ///
+    /// A test that starts a task which sleeps waits for this to count it before moving time:
+    ///
+    /// ```swift
+    /// let task = Task { try await scheduler.sleep(for: .seconds(1)); print("woke") }
+    /// await scheduler.waitForSleepers(1)
+    /// await scheduler.advanceTasks(by: .seconds(1))   // "woke"
+    /// ```
+    public var sleepingCount: Int {
+        state.withLock { $0.sleeping }
     }
 
     /// The instant of the next piece of work, or `nil` if nothing is scheduled.
@@ -145,6 +162,8 @@ public final class TestScheduler: Scheduler {
 }
 
 extension TestScheduler: SleepTracking {
+    func sleepDidBegin() { state.withLock { $0.sleeping += 1 } }
+    func sleepDidEnd() { state.withLock { $0.sleeping -= 1 } }
     func sleeperWillResume() { state.withLock { $0.wokenSleepers += 1 } }
     func sleeperDidResume() { state.withLock { $0.wokenSleepers -= 1 } }
 

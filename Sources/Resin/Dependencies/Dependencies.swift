@@ -1,3 +1,6 @@
+import Foundation
+import ReactiveCore
+
 /// Names one dependency effects use (a clock, a network client, a storage) with its value in
 /// the app and in tests.
 ///
@@ -21,18 +24,37 @@
 ///
 /// A store built with ``Store/init(initialState:scheduler:dependencies:)`` uses the live
 /// values unless told otherwise; `ResinTesting`'s test store uses the test values.
+///
+/// A key without a `testValue` has none: a test that reads it (an effect using a client
+/// the test forgot to override) fails, naming the key, the first time it is read, and the
+/// read gives the live value so that the test can go on. Give a key a `testValue` when
+/// every test may use it as it is (an in-memory storage, a fixed clock); leave it out for
+/// what each test should state (a network client), and set it in the test store's
+/// dependencies.
 public protocol DependencyKey {
     /// The type of the dependency.
     associatedtype Value: Sendable
     /// The value in the app.
     static var liveValue: Value { get }
-    /// The value in tests, unless a test sets another. By default, the live value.
+    /// The value in tests, unless a test sets another. Without one, a read in a test is
+    /// reported as a failure.
     static var testValue: Value { get }
 }
 
 extension DependencyKey {
-    /// The live value: a dependency is the same in tests unless its key says otherwise.
-    public static var testValue: Value { liveValue }
+    /// No test value: a read in a test context reports the key as unimplemented (a test
+    /// store records a failure), then gives the live value.
+    public static var testValue: Value {
+        Dependencies.defaultTestValueProbe?.markUsed()
+        return liveValue
+    }
+}
+
+/// Notes that a key's read fell to the default `testValue` (the key has none of its own).
+final class DefaultTestValueProbe: Sendable {
+    private let used = LockedState(false)
+    func markUsed() { used.withLock { $0 = true } }
+    var wasUsed: Bool { used.withLock { $0 } }
 }
 
 /// The dependencies a store gives its effects: each is its key's live (or test) value unless
@@ -66,6 +88,9 @@ public struct Dependencies: Sendable {
     /// Whether unset keys give their live or their test values.
     public var context: Context
     private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// Where a read of a key with no test value goes, in the test context; without one, a
+    /// line on standard error.
+    package var unimplementedReporter: (@Sendable (_ key: String) -> Void)?
 
     /// Dependencies that give every key's value for `context`.
     public init(context: Context = .live) {
@@ -73,6 +98,9 @@ public struct Dependencies: Sendable {
     }
 
     /// The value for `key`: the one set, else the key's value for ``context``.
+    ///
+    /// In the test context, a key with no `testValue` of its own is reported (see
+    /// ``DependencyKey``) and gives its live value.
     public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
         get {
             if let value = values[ObjectIdentifier(key)] {
@@ -81,10 +109,36 @@ public struct Dependencies: Sendable {
             }
             switch context {
             case .live: return Key.liveValue
-            case .test: return Key.testValue
+            case .test: return testValue(of: key)
             }
         }
         set { values[ObjectIdentifier(key)] = newValue }
+    }
+
+    private func testValue<Key: DependencyKey>(of key: Key.Type) -> Key.Value {
+        let probe = DefaultTestValueProbe()
+        let value = Dependencies.$defaultTestValueProbe.withValue(probe) { Key.testValue }
+        if probe.wasUsed {
+            let name = String(describing: key)
+            if let unimplementedReporter {
+                unimplementedReporter(name)
+            } else {
+                Dependencies.reportUnimplemented(name)
+            }
+        }
+        return value
+    }
+
+    /// Notes, while a test value is read, whether the key's default (none) answered.
+    @TaskLocal static var defaultTestValueProbe: DefaultTestValueProbe?
+
+    /// The message for a read of `key`, which has no test value, in a test.
+    package static func unimplementedMessage(_ key: String) -> String {
+        "The dependency \(key) has no test value: a test read it, and got its live value. Set it in the test's dependencies, or give \(key) a testValue"
+    }
+
+    private static func reportUnimplemented(_ key: String) {
+        FileHandle.standardError.write(Data("Resin: \(unimplementedMessage(key))\n".utf8))
     }
 
     /// Whether a value was set for `key` (rather than taken from the key).

@@ -4,33 +4,47 @@ import Synchronization
 /// operations that send actions back, actions to dispatch next, cancellations, and timing.
 ///
 /// ```swift
-/// let search = Reducer<SearchState, SetQuery> { state, action in
-///     state.query = action.query
-///     return .run(id: "search") { send in
-///         send(Results(await backend.search(action.query)))
+/// enum Search: Action { case queryChanged(String), resultsLoaded([String]) }
+///
+/// let search = Reducer<SearchState, Search> { state, action in
+///     switch action {
+///     case .queryChanged(let query):
+///         state.query = query
+///         return .run { send in
+///             send(.resultsLoaded(try await backend.search(query)))
+///         } catch: { _, send in
+///             send(.resultsLoaded([]))
+///         }
+///         .debounce(id: "search", for: .milliseconds(300))
+///     case .resultsLoaded(let results):
+///         state.results = results
+///         return .none
 ///     }
-///     .debounce(id: "search", for: .milliseconds(300))
 /// }
 /// ```
+///
+/// `Sent` is the action type the effect's ``Send`` and ``send(_:)-(Sent)`` take with
+/// leading-dot syntax: a reducer of `Reducer<State, Search>` returns an `Effect<Search>`, so
+/// `send(.resultsLoaded(…))` names a case of `Search`. Actions of any other type can be sent
+/// too (`send(Loaded())`), and are routed by their own type, as every dispatched action is.
+/// `Effect<any Action>` is the effect that names no type, for middleware and helpers shared
+/// by several features; ``init(_:)`` gives an effect of one type as another.
 ///
 /// The effects of an action start once the action has been processed: after its reducers
 /// ran and its state propagated, in the order they were returned, before the next queued
 /// action. What they send is dispatched into the store in its own isolation domain, first
 /// in first out. An effect is `Sendable` because its operation runs in a task.
-public struct Effect: Sendable {
-    enum Step: Sendable {
-        case run(id: EffectID?, operation: @Sendable (Send) async -> Void)
-        case send(any Action)
-        case cancel(EffectID)
-        /// Cancels the effect running under the id, not a debounce or throttle waiting.
-        case cancelRunning(EffectID)
-        case pace(id: EffectID, rule: PacingRule, pause: Duration, effect: Effect)
+public struct Effect<Sent>: Sendable {
+    let steps: [EffectStep]
+
+    init(steps: [EffectStep]) {
+        self.steps = steps
     }
 
-    let steps: [Step]
-
-    init(steps: [Step]) {
-        self.steps = steps
+    /// The same work as `other`, typed as sending `Sent`; what its operations send is
+    /// unchanged (the type only decides what leading-dot syntax names).
+    public init<Other>(_ other: Effect<Other>) {
+        steps = other.steps
     }
 
     /// No work.
@@ -41,13 +55,42 @@ public struct Effect: Sendable {
     ///
     /// With an `id`, the effect replaces any effect still running under that id (which is
     /// cancelled), and ``cancel(id:)`` cancels it.
+    ///
+    /// An error `operation` throws goes to `handler`, which may send actions through the
+    /// same ``Send``. Without a handler, it goes to the store's
+    /// ``Store/unhandledErrorHandler`` (a test store records it as a failure). An error
+    /// thrown after the effect was cancelled, and a `CancellationError`, go nowhere: they
+    /// are how a cancelled operation ends.
     public static func run(
-        id: (any Hashable & Sendable)? = nil, operation: @escaping @Sendable (Send) async -> Void
+        id: (any Hashable & Sendable)? = nil, operation: @escaping @Sendable (Send<Sent>) async throws -> Void,
+        catch handler: (@Sendable (any Error, Send<Sent>) async -> Void)? = nil
     ) -> Effect {
-        Effect(steps: [.run(id: id.map(EffectID.init), operation: operation)])
+        Effect(steps: [
+            .run(
+                id: id.map(EffectID.init),
+                operation: { send in
+                    let typed = Send<Sent>(inbox: send.inbox, handle: send.handle)
+                    do {
+                        try await operation(typed)
+                    } catch {
+                        guard !(error is CancellationError), !typed.isCancelled, !Task.isCancelled else { return }
+                        if let handler {
+                            await handler(error, typed)
+                        } else {
+                            send.inbox.post(.failed(error, send.handle))
+                        }
+                    }
+                })
+        ])
     }
 
     /// Dispatches `action` after the current one, in order with the actions effects send.
+    public static func send(_ action: Sent) -> Effect where Sent: Action {
+        Effect(steps: [.send(action)])
+    }
+
+    /// Dispatches `action`, of any action type, after the current one, in order with the
+    /// actions effects send.
     public static func send(_ action: some Action) -> Effect {
         Effect(steps: [.send(action)])
     }
@@ -82,7 +125,7 @@ public struct Effect: Sendable {
         precondition(pause >= .zero, "Resin: debounce and throttle need a pause of zero or more, got \(pause)")
         let id = EffectID(id)
         return Effect(steps: [
-            .cancelRunning(id), .pace(id: id, rule: .debounce, pause: pause, effect: self.identified(id)),
+            .cancelRunning(id), .pace(id: id, rule: .debounce, pause: pause, steps: identified(id)),
         ])
     }
 
@@ -95,24 +138,34 @@ public struct Effect: Sendable {
     public func throttle(id: some Hashable & Sendable, for pause: Duration, latest: Bool) -> Effect {
         precondition(pause >= .zero, "Resin: debounce and throttle need a pause of zero or more, got \(pause)")
         let id = EffectID(id)
-        return Effect(steps: [.pace(id: id, rule: .throttle(latest: latest), pause: pause, effect: self.identified(id))]
-        )
+        return Effect(steps: [.pace(id: id, rule: .throttle(latest: latest), pause: pause, steps: identified(id))])
     }
 
     /// Whether this effect does nothing.
     public var isNone: Bool { steps.isEmpty }
 
-    /// This effect with its runs under `id` unless they name one of their own.
-    private func identified(_ id: EffectID) -> Effect {
-        Effect(
-            steps: steps.map { step in
-                if case .run(nil, let operation) = step { return .run(id: id, operation: operation) }
-                return step
-            })
+    /// This effect's steps with their runs under `id` unless they name one of their own.
+    private func identified(_ id: EffectID) -> [EffectStep] {
+        steps.map { step in
+            if case .run(nil, let operation) = step { return .run(id: id, operation: operation) }
+            return step
+        }
     }
 }
 
-extension Effect.Step {
+/// One thing an effect asks for, whatever action type it is typed by.
+enum EffectStep: Sendable {
+    /// An operation to run in a task; it sends through an untyped ``Send`` and reports
+    /// the errors nobody caught through its inbox.
+    case run(id: EffectID?, operation: @Sendable (Send<any Action>) async -> Void)
+    case send(any Action)
+    case cancel(EffectID)
+    /// Cancels the effect running under the id, not a debounce or throttle waiting.
+    case cancelRunning(EffectID)
+    case pace(id: EffectID, rule: PacingRule, pause: Duration, steps: [EffectStep])
+}
+
+extension EffectStep {
     /// Whether the step only cancels.
     var isCancellation: Bool {
         switch self {
@@ -152,20 +205,29 @@ final class EffectHandle: Sendable {
 ///
 /// ```swift
 /// return .run(id: "search") { send in
-///     let results = await search(query)
-///     send(SearchResults(results))
+///     send(.resultsLoaded(try await search(query)))
 /// }
 /// ```
 ///
-/// `Send` is `Sendable`: call it from any task. The store dispatches what it sends in the
-/// store's own isolation domain, in the order sent. After the effect is cancelled, what it
-/// sends is dropped.
-public struct Send: Sendable {
+/// `Sent` is the action type that leading-dot syntax names (the effect's type); an action of
+/// any other type can be sent too. `Send` is `Sendable`: call it from any task. The store
+/// dispatches what it sends in the store's own isolation domain, in the order sent. After
+/// the effect is cancelled, what it sends is dropped.
+public struct Send<Sent>: Sendable {
     let inbox: EffectInbox
     let handle: EffectHandle
 
     /// Sends `action` to the store.
+    public func callAsFunction(_ action: Sent) where Sent: Action {
+        post(action)
+    }
+
+    /// Sends `action`, of any action type, to the store.
     public func callAsFunction(_ action: some Action) {
+        post(action)
+    }
+
+    private func post(_ action: any Action) {
         guard !handle.isCancelled else { return }
         inbox.post(.action(action, handle))
     }
@@ -180,6 +242,8 @@ public struct Send: Sendable {
 final class EffectInbox: Sendable {
     enum Message: Sendable {
         case action(any Action, EffectHandle)
+        /// An error the effect's operation threw and no `catch:` handler took.
+        case failed(any Error, EffectHandle)
         case finished(EffectHandle)
     }
 
@@ -226,18 +290,20 @@ final class EffectInbox: Sendable {
         state.withLock { $0.messages.isEmpty ? nil : $0.messages.removeFirst() }
     }
 
-    /// Takes the waiting `finished` messages, leaving actions in order.
-    func takeFinished() -> [EffectHandle] {
+    /// Takes the waiting `finished` and `failed` messages, leaving actions in order.
+    func takeFinishedAndFailed() -> (finished: [EffectHandle], failed: [(any Error, EffectHandle)]) {
         state.withLock { state in
             var finished: [EffectHandle] = []
+            var failed: [(any Error, EffectHandle)] = []
             state.messages.removeAll { message in
-                if case .finished(let handle) = message {
-                    finished.append(handle)
-                    return true
+                switch message {
+                case .action: return false
+                case .failed(let error, let handle): failed.append((error, handle))
+                case .finished(let handle): finished.append(handle)
                 }
-                return false
+                return true
             }
-            return finished
+            return (finished, failed)
         }
     }
 

@@ -1,7 +1,7 @@
 /// A registered reducer: the focus it works on and what it does with an action.
 struct ReducerEntry {
     let node: FocusNode
-    let apply: (any Action) -> Effect
+    let apply: (any Action) -> [EffectStep]
 }
 
 /// A registered middleware: the focus whose state its context reads, and its handler.
@@ -45,6 +45,7 @@ class Engine {
     /// Actions dispatched while one is being processed wait here, in order.
     let actions = SerialQueue<any Action>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
+    var unhandledErrorHandler: (any Error) -> Void = Engine.reportUnhandledError
 
     // Focus bookkeeping: nodes whose state a reducer changed in the current action.
     var stamp = 0
@@ -68,8 +69,10 @@ class Engine {
     /// The pause each pacer was made with: a request with another rule or pause replaces it.
     var pauses: [EffectID: Duration] = [:]
     var nextEffect = 0
+    /// Errors effects threw that no handler took, kept for a test store to take.
+    var unhandledErrors: [any Error] = []
     /// Effects asked for while an action is processed; they start once it has been.
-    var pendingEffects: [(effect: Effect, owner: FocusNode)] = []
+    var pendingEffects: [(steps: [EffectStep], owner: FocusNode)] = []
     var isProcessing = false
     /// Whether what effects send waits until a test store takes it (until
     /// ``deliverEffectsAutomatically()``).

@@ -17,7 +17,7 @@ extension Engine {
         let effects = pendingEffects
         pendingEffects.removeAll()
         isProcessing = false
-        for (effect, owner) in effects { start(effect, owner: owner) }
+        for (steps, owner) in effects { start(steps, owner: owner) }
         if !afterAction.isEmpty {
             walkInOrder(afterAction, limit: nextToken) { body in
                 body(processed)
@@ -66,9 +66,9 @@ extension Engine {
         graph.batch {
             stamp += 1
             walkInOrder(unrouted, routed, limit: limit) { entry in
-                let effect = entry.apply(reduced)
+                let steps = entry.apply(reduced)
                 markDirty(entry.node)
-                if !effect.isNone { pendingEffects.append((effect, entry.node)) }
+                if !steps.isEmpty { pendingEffects.append((steps, entry.node)) }
                 return true
             }
             commit()

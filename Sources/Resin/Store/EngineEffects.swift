@@ -1,3 +1,4 @@
+import Foundation
 import ReactiveCore
 
 // Effects: starting, pacing, cancelling and finishing what reducers ask for, and the inbox
@@ -19,20 +20,20 @@ extension Engine {
     }
 
     /// Starts `effect` for `owner` once the action being processed has been, or now.
-    func perform(_ effect: Effect, owner: FocusNode) {
+    func perform(_ steps: [EffectStep], owner: FocusNode) {
         if isProcessing {
-            pendingEffects.append((effect, owner))
+            pendingEffects.append((steps, owner))
         } else {
-            start(effect, owner: owner)
+            start(steps, owner: owner)
             checkInvariants()
         }
     }
 
-    func start(_ effect: Effect, owner: FocusNode?) {
+    func start(_ steps: [EffectStep], owner: FocusNode?) {
         // A focus whose part is gone (its element was removed, by the same action or since a
         // debounce took the effect) starts nothing: what it would start could never be
         // cancelled by the focus, which already went. Its cancellations still apply.
-        let steps = owner?.isInAbsentPart == true ? effect.steps.filter(\.isCancellation) : effect.steps
+        let steps = owner?.isInAbsentPart == true ? steps.filter(\.isCancellation) : steps
         for step in steps {
             switch step {
             case .run(let id, let operation):
@@ -55,7 +56,7 @@ extension Engine {
         }
     }
 
-    func pace(_ effect: Effect, id: EffectID, rule: PacingRule, pause: Duration, owner: FocusNode?) {
+    func pace(_ steps: [EffectStep], id: EffectID, rule: PacingRule, pause: Duration, owner: FocusNode?) {
         let pacer: Pacer<PacedEffect>
         if let existing = pacers[id], existing.rule == rule, pauses[id] == pause {
             pacer = existing
@@ -63,7 +64,7 @@ extension Engine {
             pacers[id]?.cancel()
             pacer = Pacer(rule, pause: pause, scheduler: scheduler) { [weak self] paced in
                 guard let self else { return }
-                start(paced.effect, owner: paced.owner)
+                start(paced.steps, owner: paced.owner)
                 if let current = pacers[id], !current.isPacing { removePacer(id) }
             }
             pacer.onIdle = { [weak self] in
@@ -73,7 +74,7 @@ extension Engine {
             pauses[id] = pause
         }
         owner?.ownedPacers.insert(id)
-        pacer.send(PacedEffect(effect: effect, owner: owner, ownerID: owner.map(ObjectIdentifier.init)))
+        pacer.send(PacedEffect(steps: steps, owner: owner, ownerID: owner.map(ObjectIdentifier.init)))
         if !pacer.isPacing, pacers[id] === pacer { removePacer(id) }
     }
 
@@ -84,12 +85,14 @@ extension Engine {
         return pacers.removeValue(forKey: id)
     }
 
-    func startRun(id: EffectID?, _ operation: @escaping @Sendable (Send) async -> Void, owner: FocusNode?) {
+    func startRun(
+        id: EffectID?, _ operation: @escaping @Sendable (Send<any Action>) async -> Void, owner: FocusNode?
+    ) {
         if let id { cancelEffect(id: id) }
         let number = nextEffect
         nextEffect += 1
         let handle = EffectHandle(number: number)
-        let send = Send(inbox: inbox, handle: handle)
+        let send = Send<any Action>(inbox: inbox, handle: handle)
         let inbox = inbox
         let dependencies = dependencies
         let task = Task {
@@ -148,6 +151,9 @@ extension Engine {
                 guard !handle.isCancelled else { continue }
                 dispatched.append(action)
                 dispatch(action)
+            case .failed(let error, let handle):
+                guard !handle.isCancelled else { continue }
+                unhandledErrorHandler(error)
             case .finished(let handle):
                 forgetEffect(handle.number)
             }
@@ -159,19 +165,33 @@ extension Engine {
     /// Whether an effect's action waits to be taken.
     var hasWaitingActions: Bool { inbox.hasWaitingActions }
 
-    /// Forgets the effects that finished.
+    /// Forgets the effects that finished, and keeps the errors effects reported in
+    /// `unhandledErrors` (a test store's mode).
     func takeFinished() {
-        for handle in inbox.takeFinished() { forgetEffect(handle.number) }
+        let (finished, failed) = inbox.takeFinishedAndFailed()
+        for (error, handle) in failed where !handle.isCancelled { unhandledErrors.append(error) }
+        for handle in finished { forgetEffect(handle.number) }
         checkInvariants()
     }
 
+    /// The errors effects threw that no `catch:` handler took, since the last call (a test
+    /// store's mode).
+    func takeUnhandledErrors() -> [any Error] {
+        takeFinished()
+        defer { unhandledErrors.removeAll() }
+        return unhandledErrors
+    }
+
     /// Takes the next waiting action from an effect that was not cancelled, without
-    /// dispatching it; forgets finished effects on the way.
+    /// dispatching it; forgets finished effects on the way, and keeps the errors it passes
+    /// in `unhandledErrors` (a test store's mode).
     func takeNextAction() -> (any Action)? {
         while let message = inbox.popFirst() {
             switch message {
             case .action(let action, let handle):
                 if !handle.isCancelled { return action }
+            case .failed(let error, let handle):
+                if !handle.isCancelled { unhandledErrors.append(error) }
             case .finished(let handle):
                 forgetEffect(handle.number)
             }
@@ -188,7 +208,7 @@ extension Engine {
 
 /// An effect waiting in a debounce or a throttle, with the focus that asked for it.
 struct PacedEffect {
-    let effect: Effect
+    let steps: [EffectStep]
     /// Not retained: a focus cancels, in its `deinit`, the pacers that hold an effect of
     /// its own, which drops it; so a held effect's owner is alive.
     unowned(unsafe) let owner: FocusNode?
@@ -204,4 +224,14 @@ protocol FocusRefreshing: AnyObject {
     func refresh() -> Bool
     /// Whether the focus's part is an absent optional (an element that is gone).
     var isAbsent: Bool { get }
+}
+
+extension Engine {
+    /// The default ``Store/unhandledErrorHandler``: a line on standard error.
+    static func reportUnhandledError(_ error: any Error) {
+        FileHandle.standardError.write(
+            Data(
+                "Resin: an effect threw \(error), and no catch: handler took it; pass catch: to .run, or set the store's unhandledErrorHandler\n"
+                    .utf8))
+    }
 }

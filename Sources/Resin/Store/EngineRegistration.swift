@@ -9,7 +9,7 @@ extension Engine {
     }
 
     func register(
-        reducer apply: @escaping (any Action) -> Effect, for actionType: ObjectIdentifier, route: AnyHashable?,
+        reducer apply: @escaping (any Action) -> [EffectStep], for actionType: ObjectIdentifier, route: AnyHashable?,
         at node: FocusNode
     ) -> Connection {
         let token = takeToken()

@@ -107,22 +107,27 @@ public struct MiddlewareContext<State> {
 
     /// Starts an asynchronous effect once the action has been processed; the actions it
     /// sends are dispatched into the store, in the store's isolation domain, in the order
-    /// sent. The same as returning ``Effect/run(id:operation:)`` from a reducer.
+    /// sent. The same as returning ``Effect/run(id:operation:catch:)`` from a reducer.
     ///
     /// An effect started with an `id` cancels any effect still running under the same id;
-    /// ``cancel(id:)`` cancels it. Once cancelled, an effect's later actions are dropped.
-    public func run(id: (any Hashable & Sendable)? = nil, _ operation: @escaping @Sendable (Send) async -> Void) {
-        engine.perform(.run(id: id, operation: operation), owner: node)
+    /// ``cancel(id:)`` cancels it. Once cancelled, an effect's later actions are dropped. An
+    /// error the operation throws goes to `handler`, or without one to the store's
+    /// ``Store/unhandledErrorHandler``.
+    public func run(
+        id: (any Hashable & Sendable)? = nil, _ operation: @escaping @Sendable (Send<any Action>) async throws -> Void,
+        catch handler: (@Sendable (any Error, Send<any Action>) async -> Void)? = nil
+    ) {
+        engine.perform(Effect.run(id: id, operation: operation, catch: handler).steps, owner: node)
     }
 
     /// Starts `effect` once the action has been processed, as if a reducer returned it.
-    public func perform(_ effect: Effect) {
-        engine.perform(effect, owner: node)
+    public func perform<Sent>(_ effect: Effect<Sent>) {
+        engine.perform(effect.steps, owner: node)
     }
 
     /// Cancels the effect running under `id`, and any debounce or throttle waiting under it,
     /// once the action has been processed (in order with the effects asked for before).
     public func cancel(id: some Hashable & Sendable) {
-        engine.perform(.cancel(id: id), owner: node)
+        engine.perform(Effect<any Action>.cancel(id: id).steps, owner: node)
     }
 }

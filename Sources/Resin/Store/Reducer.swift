@@ -9,11 +9,23 @@
 ///     }
 /// }
 ///
-/// let search = Reducer<SearchState, SetQuery> { state, action in
-///     state.query = action.query
-///     return .run(id: "search") { send in send(Results(await backend.search(action.query))) }
+/// let facts = Reducer<FactState, Fact> { state, action in
+///     switch action {
+///     case .load:
+///         state.isLoading = true
+///         return .run { send in send(.loaded(try await api.fact(state.number))) }
+///     case .loaded(let fact):
+///         state.isLoading = false
+///         state.fact = fact
+///         return .none
+///     }
 /// }
 /// ```
+///
+/// A closure that returns nothing makes a reducer without effects; one that returns an
+/// ``Effect`` (even from a single expression, or `.none` in some branches of a `switch`)
+/// makes one whose effects are typed by `Handled`, so `.send(.loaded(x))` and, inside
+/// `.run`, `send(.loaded(x))` name `Handled`'s cases.
 ///
 /// Register reducers on a store (or bundle them in a ``Parcel``); registering returns a
 /// connection, and the reducer runs while it is connected. Several reducers may handle one
@@ -21,7 +33,7 @@
 /// only for actions whose ``RoutedAction/route`` equals it, and the store finds it without
 /// looking at the others.
 public struct Reducer<State, Handled: Action> {
-    let reduce: (inout State, Handled) -> Effect
+    let reduce: (inout State, Handled) -> Effect<Handled>
     let route: AnyHashable?
 
     /// A reducer for actions of type `Handled`.
@@ -40,12 +52,14 @@ public struct Reducer<State, Handled: Action> {
     /// closure that returns an effect, even a single expression (`{ _, _ in .send(Done()) }`,
     /// which the `Void` one would otherwise take, dropping the effect), and the `Void` one for
     /// a closure that returns nothing.
-    public init(_ reduce: @escaping (inout State, Handled) -> Effect, _ returningEffects: ReturningEffects = .init()) {
+    public init(
+        _ reduce: @escaping (inout State, Handled) -> Effect<Handled>, _ returningEffects: ReturningEffects = .init()
+    ) {
         self.reduce = reduce
         route = nil
     }
 
-    init(reduce: @escaping (inout State, Handled) -> Effect, route: AnyHashable?) {
+    init(reduce: @escaping (inout State, Handled) -> Effect<Handled>, route: AnyHashable?) {
         self.reduce = reduce
         self.route = route
     }
@@ -63,7 +77,7 @@ public struct Reducer<State, Handled: Action> {
     /// which the `Void` one would otherwise take, dropping the effect), and the `Void` one for
     /// a closure that returns nothing.
     public init(
-        for type: Handled.Type, _ reduce: @escaping (inout State, Handled) -> Effect,
+        for type: Handled.Type, _ reduce: @escaping (inout State, Handled) -> Effect<Handled>,
         _ returningEffects: ReturningEffects = .init()
     ) {
         self.init(reduce: reduce, route: nil)
@@ -94,7 +108,7 @@ extension Reducer where Handled: RoutedAction {
     /// which the `Void` one would otherwise take, dropping the effect), and the `Void` one for
     /// a closure that returns nothing.
     public init(
-        route: Handled.Route, _ reduce: @escaping (inout State, Handled) -> Effect,
+        route: Handled.Route, _ reduce: @escaping (inout State, Handled) -> Effect<Handled>,
         _ returningEffects: ReturningEffects = .init()
     ) {
         self.reduce = reduce

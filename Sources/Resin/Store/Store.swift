@@ -89,9 +89,9 @@ public final class Store<State> {
         return engine.register(
             reducer: { action in
                 // Registered under `Handled`'s identifier, so only such actions arrive here.
-                var effect = Effect.none
+                var effect = Effect<Handled>.none
                 access.modify { effect = reduce(&$0, action as! Handled) }
-                return effect
+                return effect.steps
             }, for: ObjectIdentifier(Handled.self), route: reducer.route, at: node)
     }
 
@@ -238,6 +238,15 @@ public final class Store<State> {
         set { engine.unhandledActionHandler = newValue }
     }
 
+    /// Called, in the store's isolation domain, with every error an effect's operation
+    /// threw that no `catch:` handler took (see ``Effect/run(id:operation:catch:)``). The
+    /// default writes it to standard error; set it (on any store of the tree) to log,
+    /// report or assert. A test store records each such error as a test failure instead.
+    public var unhandledErrorHandler: (any Error) -> Void {
+        get { engine.unhandledErrorHandler }
+        set { engine.unhandledErrorHandler = newValue }
+    }
+
     /// The dependencies the store's effects run with (shared by every store of the tree);
     /// a change applies to effects started afterwards.
     public var dependencies: Dependencies {
@@ -331,6 +340,9 @@ extension Store {
 
     /// Forgets the effects that finished.
     package func takeFinishedEffects() { engine.takeFinished() }
+
+    /// The errors effects threw that no `catch:` handler took, since the last call.
+    package func takeUnhandledEffectErrors() -> [any Error] { engine.takeUnhandledErrors() }
 
     /// Every waiting action, not dispatched.
     package func takeWaitingEffectActions() -> [any Action] {
