@@ -268,4 +268,72 @@ struct ClockTests {
         }
         expectStandardError(of: result, contains: "TestScheduler.advanceTasks(by:) cannot move time backwards")
     }
+
+    @Test("sleepingCount counts sleeps from their start until an advance or a cancellation ends them")
+    func sleepingCount() async throws {
+        let scheduler = TestScheduler()
+        #expect(scheduler.sleepingCount == 0)
+        #expect(await scheduler.waitForSleepers(0))
+        let first = Task { try await scheduler.sleep(for: .seconds(1)) }
+        let second = Task { try await scheduler.sleep(for: .seconds(2)) }
+        #expect(await scheduler.waitForSleepers(2))
+        #expect(scheduler.sleepingCount == 2)
+        await scheduler.advanceTasks(by: .seconds(1))
+        try await first.value
+        #expect(scheduler.sleepingCount == 1)
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await second.value }
+        #expect(scheduler.sleepingCount == 0)
+        #expect(scheduler.pendingCount == 0)
+        // A sleep whose deadline has passed, or a task cancelled before it sleeps, never counts.
+        try await scheduler.sleep(until: scheduler.now)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scheduler.sleep(for: .seconds(1))
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(scheduler.sleepingCount == 0)
+    }
+
+    @Test("a task that sleeps again from its wake-up is counted again: a loop of sleeps")
+    func sleepingCountReentrant() async throws {
+        let scheduler = TestScheduler()
+        let task = Task {
+            for _ in 0..<2 { try await scheduler.sleep(for: .seconds(1)) }
+        }
+        #expect(await scheduler.waitForSleepers(1))
+        await scheduler.advanceTasks(by: .seconds(1))
+        #expect(await scheduler.waitForSleepers(1))
+        #expect(scheduler.sleepingCount == 1)
+        await scheduler.advanceTasks(by: .seconds(1))
+        try await task.value
+        #expect(scheduler.sleepingCount == 0)
+    }
+
+    @Test("waitForSleepers gives up, returning false, when no task sleeps within its bound")
+    func waitForSleepersGivesUp() async {
+        let scheduler = TestScheduler()
+        #expect(await scheduler.waitForSleepers(1, timeout: .zero) == false)
+    }
+
+    @Test("many tasks sleeping and cancelled from several threads leave the count at zero")
+    func sleepingCountConcurrent() async {
+        let scheduler = TestScheduler()
+        let tasks = (0..<200).map { index in
+            Task.detached { try await scheduler.sleep(for: .seconds(Double(index % 7 + 1))) }
+        }
+        #expect(await scheduler.waitForSleepers(200))
+        for (index, task) in tasks.enumerated() where index % 2 == 0 { task.cancel() }
+        await scheduler.advanceTasks(by: .seconds(8))
+        for task in tasks { _ = try? await task.value }
+        #expect(scheduler.sleepingCount == 0)
+    }
+
+    @Test("waitForSleepers with a negative count is a precondition failure")
+    func negativeSleeperCount() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await TestScheduler().waitForSleepers(-1)
+        }
+        expectStandardError(of: result, contains: "TestScheduler.waitForSleepers(_:) needs a count of zero or more")
+    }
 }
