@@ -163,6 +163,13 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
+        // The code samples of the README, the DocC articles and the doc comments, verbatim
+        // (PackageTests' DocumentationSampleCoverageTests checks that they are here).
+        .testTarget(
+            name: "DocumentationSampleTests",
+            dependencies: [
+                "ReactiveCore", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting", "Signals", "Cycle",
+            ]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

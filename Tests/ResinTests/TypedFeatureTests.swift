@@ -265,9 +265,9 @@ struct TypedFeatureTests {
     @Test(
         "a key without a test value: live reads are silent, and each test read goes to the reporter until the test sets a value"
     )
-    func liveContextUnreported() {
+    func liveContextUnreported() async {
         let live = Dependencies()
-        #expect(live.factClient.fact is @Sendable (Int) async throws -> String)
+        #expect((try? await live.factClient.fact(3)) == "3 is the live answer.")
         var test = Dependencies(context: .test)
         let reported = Mutex<[String]>([])
         test.unimplementedReporter = { key in reported.withLock { $0.append(key) } }

@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+
+/// Keeps every code sample of the documentation compiling: each ```swift block of the README,
+/// of the DocC articles and of the doc comments must appear, line for line (indentation
+/// aside), in `Tests/DocumentationSampleTests`, which builds in Swift 6 mode with warnings as
+/// errors in CI and runs the samples' tests.
+@Suite("Documentation samples")
+struct DocumentationSampleCoverageTests {
+    static let root = MisuseCatalogueTests.root
+
+    /// One ```swift block: where it starts and its lines, trimmed, blank ones dropped.
+    struct Sample: CustomStringConvertible {
+        var file: String
+        var line: Int
+        var lines: [String]
+        var description: String { "\(file):\(line)" }
+    }
+
+    /// Documents whose samples are not all in the samples target yet. A document leaves the
+    /// list once all its samples are there (a test fails while a covered document is listed),
+    /// and none is added.
+    static let pending: Set<String> = [
+        "README.md",
+        "Sources/Cycle/Core/Component.swift",
+        "Sources/Cycle/Core/EventStream.swift",
+        "Sources/Cycle/Core/Loop.swift",
+        "Sources/Cycle/Cycle.docc/Cycle.md",
+        "Sources/Cycle/Drivers/DriverScript.swift",
+        "Sources/Cycle/Interop/Interop.swift",
+        "Sources/Glue/Collections/ArrayVariable.swift",
+        "Sources/Glue/Collections/MappedObservableArray.swift",
+        "Sources/Glue/Collections/ReducedObservable.swift",
+        "Sources/Glue/Collections/SortedObservableArray.swift",
+        "Sources/Glue/Glue.docc/Glue.md",
+        "Sources/Glue/Glue.docc/ObservableCollections.md",
+        "Sources/Glue/Glue.docc/Transactions.md",
+        "Sources/Glue/Interop/Interop.swift",
+        "Sources/Glue/Interop/SwiftUI.swift",
+        "Sources/Glue/ObservableOperators/AnyObservableValue.swift",
+        "Sources/Glue/ObservableOperators/Bind.swift",
+        "Sources/Glue/ObservableOperators/CombinedObservable.swift",
+        "Sources/Glue/ObservableOperators/DistinctObservable.swift",
+        "Sources/Glue/ObservableOperators/FlattenedObservable.swift",
+        "Sources/Glue/ObservableOperators/MapObservable.swift",
+        "Sources/Glue/Observables/ObservableType.swift",
+        "Sources/Glue/Observables/Variable.swift",
+        "Sources/Glue/SourceOperators/Accumulated.swift",
+        "Sources/Glue/SourceOperators/Buffered.swift",
+        "Sources/Glue/SourceOperators/CompactMap.swift",
+        "Sources/Glue/SourceOperators/Dispatch.swift",
+        "Sources/Glue/SourceOperators/Filter.swift",
+        "Sources/Glue/SourceOperators/Map.swift",
+        "Sources/Glue/SourceOperators/Paced.swift",
+        "Sources/Glue/SourceOperators/TimerSource.swift",
+        "Sources/Glue/Sources/NotificationSource.swift",
+        "Sources/Glue/Sources/Signal.swift",
+        "Sources/Glue/Sources/Source.swift",
+        "Sources/Glue/Sources/SourceType.swift",
+        "Sources/Incremental/Collections/ArrayOperators.swift",
+        "Sources/Incremental/Collections/IncrementalArray.swift",
+        "Sources/Incremental/Collections/IncrementalDictionary.swift",
+        "Sources/Incremental/Graph/DotExport.swift",
+        "Sources/Incremental/Graph/Graph.swift",
+        "Sources/Incremental/Incremental.docc/DynamicGraphs.md",
+        "Sources/Incremental/Incremental.docc/Incremental.md",
+        "Sources/Incremental/Incremental.docc/IncrementalCollections.md",
+        "Sources/Incremental/Interop/Interop.swift",
+        "Sources/Incremental/Nodes/FlatMap.swift",
+        "Sources/Incremental/Nodes/I.swift",
+        "Sources/Incremental/Nodes/Input.swift",
+        "Sources/Incremental/Nodes/Map.swift",
+        "Sources/Incremental/Time/GraphClock.swift",
+        "Sources/ReactiveCore/Async/SubscriptionValues.swift",
+        "Sources/ReactiveCore/Debugging/Debug.swift",
+        "Sources/ReactiveCore/Debugging/Recorder.swift",
+        "Sources/ReactiveCore/Delivery/Broadcaster.swift",
+        "Sources/ReactiveCore/Delivery/SerialQueue.swift",
+        "Sources/ReactiveCore/Lifetime/Connection.swift",
+        "Sources/ReactiveCore/Lifetime/Connector.swift",
+        "Sources/ReactiveCore/Lifetime/Subscribable.swift",
+        "Sources/ReactiveCore/Observation/ObservedValue.swift",
+        "Sources/ReactiveCore/Observation/SwiftUI.swift",
+        "Sources/ReactiveCore/ReactiveCore.docc/ReactiveCore.md",
+        "Sources/ReactiveCore/ReactiveCore.docc/TestingWithVirtualTime.md",
+        "Sources/ReactiveCore/ReactiveCore.docc/UsingWithSwiftUIAndConcurrency.md",
+        "Sources/ReactiveCore/Time/ClockScheduler.swift",
+        "Sources/ReactiveCore/Time/Clocks.swift",
+        "Sources/ReactiveCore/Time/DispatchScheduler.swift",
+        "Sources/ReactiveCore/Time/Pacing/Pacer.swift",
+        "Sources/ReactiveCore/Time/Pacing/PacingStateMachine.swift",
+        "Sources/ReactiveCore/Time/Scheduler.swift",
+        "Sources/ReactiveCore/Time/TestScheduler.swift",
+        "Sources/Resin/Debugging/StateDiff.swift",
+        "Sources/Resin/Dependencies/Dependencies.swift",
+        "Sources/Resin/Features/FeatureStore.swift",
+        "Sources/Resin/Interop/Interop.swift",
+        "Sources/Resin/Interop/SwiftUI.swift",
+        "Sources/Resin/Navigation/Navigation.swift",
+        "Sources/Resin/Parcel.swift",
+        "Sources/Resin/Resin.docc/FocusedStores.md",
+        "Sources/Resin/Resin.docc/ParcelsAndNavigation.md",
+        "Sources/Resin/Resin.docc/Resin.md",
+        "Sources/Resin/Resin.docc/Semantics.md",
+        "Sources/Resin/Scoping/Scoping.swift",
+        "Sources/Resin/Store/Action.swift",
+        "Sources/Resin/Store/Effects.swift",
+        "Sources/Resin/Store/Middleware.swift",
+        "Sources/Resin/Store/Reducer.swift",
+        "Sources/Resin/Store/Store.swift",
+        "Sources/ResinTesting/TestStore.swift",
+        "Sources/SignalGraph/Interop/Interop.swift",
+        "Sources/SignalGraph/Roles/Roles.swift",
+        "Sources/SignalGraph/Roles/SignalEmitter.swift",
+        "Sources/SignalGraph/SignalGraph.docc/SignalGraph.md",
+        "Sources/SignalGraph/Storages/Storages.swift",
+        "Sources/SignalGraph/Views/Relays.swift",
+        "Sources/Signals/Core/ObservableCollection.swift",
+        "Sources/Signals/Interop/Interop.swift",
+        "Sources/Signals/Modifiers/Combining.swift",
+        "Sources/Signals/Modifiers/CompactMapScan.swift",
+        "Sources/Signals/Modifiers/FilterMap.swift",
+        "Sources/Signals/Modifiers/Paced.swift",
+        "Sources/Signals/Modifiers/Then.swift",
+        "Sources/Signals/Signals.docc/Operators.md",
+        "Sources/Signals/Signals.docc/Signals.md",
+        "Sources/Signals/Sources/Property.swift",
+        "Sources/Signals/Sources/Signal.swift",
+        "Sources/Signals/Sources/Timers.swift",
+    ]
+
+    static func relative(_ url: URL) -> String {
+        String(url.path.dropFirst(root.path.count + 1))
+    }
+
+    static func files(under folder: String, extension ext: String) -> [URL] {
+        let base = root.appending(path: folder)
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == ext }.sorted { $0.path < $1.path }
+    }
+
+    /// The ```swift blocks of `lines` (already stripped of any comment markers).
+    static func blocks(in lines: [(number: Int, text: String)], file: String) -> [Sample] {
+        var samples: [Sample] = []
+        var current: Sample?
+        for (number, text) in lines {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if current == nil {
+                if trimmed == "```swift" { current = Sample(file: file, line: number, lines: []) }
+            } else if trimmed == "```" {
+                samples.append(current!)
+                current = nil
+            } else if !trimmed.isEmpty {
+                current!.lines.append(trimmed)
+            }
+        }
+        return samples
+    }
+
+    /// Every sample of the README, the articles and the doc comments.
+    static func samples() throws -> [Sample] {
+        var samples: [Sample] = []
+        let documents =
+            [root.appending(path: "README.md")] + files(under: "Sources", extension: "md")
+            + files(under: "Examples", extension: "md")
+        for document in documents {
+            let text = try String(contentsOf: document, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+                (number: $0.offset + 1, text: String($0.element))
+            }
+            samples += blocks(in: lines, file: relative(document))
+        }
+        for source in files(under: "Sources", extension: "swift") {
+            let text = try String(contentsOf: source, encoding: .utf8)
+            var comment: [(number: Int, text: String)] = []
+            for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasPrefix("///") else { continue }
+                comment.append((offset + 1, String(trimmed.dropFirst(3))))
+            }
+            samples += blocks(in: comment, file: relative(source))
+        }
+        return samples
+    }
+
+    /// The lines of every file of the samples target, trimmed, blank ones dropped.
+    static func corpus() throws -> [[String]] {
+        try files(under: "Tests/DocumentationSampleTests", extension: "swift").map { file in
+            try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+        }
+    }
+
+    static func isCovered(_ sample: Sample, by corpus: [[String]]) -> Bool {
+        guard let first = sample.lines.first else { return true }
+        for lines in corpus {
+            var start = lines.startIndex
+            while let index = lines[start...].firstIndex(of: first) {
+                if lines[index...].starts(with: sample.lines) { return true }
+                start = index + 1
+            }
+        }
+        return false
+    }
+
+    @Test("every sample of a covered document is in the samples target, line for line")
+    func samplesCompile() throws {
+        let corpus = try Self.corpus()
+        for sample in try Self.samples() where !Self.pending.contains(sample.file) {
+            if !Self.isCovered(sample, by: corpus) {
+                Issue.record(
+                    "\(sample): this sample is not in Tests/DocumentationSampleTests, so nothing checks that it compiles; copy it there, with what it needs around it"
+                )
+            }
+        }
+    }
+
+    @Test("a document listed as pending still has a sample missing from the samples target")
+    func pendingOnlyShrinks() throws {
+        let corpus = try Self.corpus()
+        let samples = try Self.samples()
+        for document in Self.pending.sorted() {
+            let missing = samples.filter { $0.file == document && !Self.isCovered($0, by: corpus) }
+            #expect(!missing.isEmpty, "\(document) has all its samples in the samples target: remove it from `pending`")
+        }
+    }
+
+    @Test("the sample finder sees the samples of articles and doc comments")
+    func finderWorks() throws {
+        let samples = try Self.samples()
+        #expect(samples.count > 150)
+        #expect(samples.contains { $0.file == "Sources/Resin/Resin.docc/EffectsAndTesting.md" })
+        #expect(samples.contains { $0.file == "Sources/Resin/Store/Effects.swift" })
+        #expect(samples.contains { $0.file == "README.md" })
+    }
+}
