@@ -2,14 +2,23 @@
 ///
 /// ```swift
 /// // In the Todos module; its reducers stay internal.
-/// public let todosParcel = Parcel<TodosState>(
-///     reducers: [.init(addTodoReducer), .init(toggleReducer)],
-///     middleware: [persistence],
-///     routes: [PresentationRoute<String>("todo") { "Todo \($0.parameter ?? "")" }.erased])
-///
-/// // In the app:
-/// store.register(todosParcel.focused(on: \AppState.todos))
+/// public var todosParcel: Parcel<TodosState> {
+///     Parcel(
+///         reducers: [.init(addTodoReducer), .init(toggleReducer)],
+///         middleware: [persistence],
+///         routes: [PresentationRoute<String>("todo") { "Todo \($0.parameter ?? "")" }.erased])
+/// }
 /// ```
+///
+/// The app registers it on its slice, and keeps the connection:
+///
+/// ```swift
+/// let todos = store.register(todosParcel.focused(on: \AppState.todos))
+/// ```
+///
+/// A parcel is not `Sendable` (its reducers and middleware run in the store's isolation
+/// domain), so a module publishes it as a computed property, as above, or as a `static`
+/// member of a `@MainActor` type; a stored global `let` does not compile in Swift 6.
 ///
 /// Registering a parcel returns one connection for everything in it: disconnecting it (or
 /// releasing it) unregisters them all. A parcel focused on a part of a bigger state

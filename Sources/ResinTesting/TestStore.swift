@@ -14,7 +14,7 @@ import Testing
 /// ```swift
 /// @Test func loadsAFact() async {
 ///     var dependencies = Dependencies(context: .test)
-///     dependencies.factClient = FactClient { number in "\(number) is a good number." }
+///     dependencies.numberFact = NumberFactClient { number in "\(number) is a good number." }
 ///     let store = TestStore(initialState: CounterState(), dependencies: dependencies) { counterReducer }
 ///     store.send(.increment) { $0.count = 1 }
 ///     store.send(.factButtonTapped) { $0.isLoading = true }
@@ -33,7 +33,7 @@ import Testing
 /// takes actions of every type spelled out (`send(Counter.increment)`). Either kind sends
 /// and receives actions of any type.
 ///
-/// ``send(_:_:fileID:filePath:line:column:)`` dispatches an action and checks that the
+/// ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` dispatches an action and checks that the
 /// state changed exactly as the closure says (nothing more, nothing less).
 /// `receive(_:_:fileID:filePath:line:column:)` waits for the next action an effect sends,
 /// checks it, dispatches it and checks the state. ``finish(fileID:filePath:line:column:)``
@@ -185,7 +185,7 @@ public final class TestStore<State: Equatable, Sent> {
     }
 
     /// Waits for the next action an effect sends, checks that it equals `expected`,
-    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
     ///
     /// Non-exhaustive, actions before the expected one are dispatched and skipped.
     public func receive<Expected: Action & Equatable>(
@@ -198,7 +198,7 @@ public final class TestStore<State: Equatable, Sent> {
     }
 
     /// Waits for the next action an effect sends, checks that it has type `type`,
-    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)`` does.
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
     ///
     /// Non-exhaustive, actions before one of that type are dispatched and skipped.
     public func receive<Expected: Action>(
@@ -260,9 +260,10 @@ public final class TestStore<State: Equatable, Sent> {
     /// `TestScheduler.advanceTasks(by:maximumYields:)`).
     ///
     /// ```swift
-    /// store.send(.startTimer) { $0.isRunning = true }
+    /// let store = TestStore(initialState: 0) { stopwatchReducer }
+    /// store.send(.start)
     /// await store.advance(by: .seconds(1))
-    /// await store.receive(.tick) { $0.seconds = 1 }
+    /// await store.receive(.tick) { $0 = 1 }
     /// ```
     ///
     /// Before moving time it waits until as many tasks sleep on the scheduler as effects run
@@ -487,7 +488,9 @@ extension TestStore where Sent: Action {
     ///
     /// ```swift
     /// extension Counter {
-    ///     var factResponse: String? { if case .factResponse(let fact) = self { fact } else { nil } }
+    ///     var factResponse: String? {
+    ///         if case .factResponse(let fact) = self { fact } else { nil }
+    ///     }
     /// }
     /// ```
     ///

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The samples are kept exactly as the documentation writes them.)
+
 // The samples of Resin's "Effects and testing" article, verbatim, with what they need around
 // them. They compile in Swift 6 mode and their tests run.
 

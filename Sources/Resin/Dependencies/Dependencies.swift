@@ -10,7 +10,12 @@ import ReactiveCore
 /// }
 ///
 /// enum APIClientKey: DependencyKey {
-///     static let liveValue = APIClient { query in try await URLSession.shared.search(query) }
+///     static let liveValue = APIClient { query in
+///         var url = URL(string: "https://example.com/search")!
+///         url.append(queryItems: [URLQueryItem(name: "q", value: query)])
+///         let (data, _) = try await URLSession.shared.data(from: url)
+///         return try JSONDecoder().decode([String].self, from: data)
+///     }
 ///     static let testValue = APIClient { _ in [] }
 /// }
 ///
@@ -62,15 +67,8 @@ final class DefaultTestValueProbe: Sendable {
 ///
 /// ```swift
 /// var dependencies = Dependencies()
-/// dependencies.clock = TestScheduler()
+/// dependencies.api = APIClient { query in ["\(query), from the staging server"] }
 /// let store = Store(initialState: AppState(), dependencies: dependencies)
-///
-/// // In an effect:
-/// return .run { send in
-///     @Dependency(\.clock) var clock
-///     try await clock.sleep(for: .seconds(1))
-///     send(Tick())
-/// }
 /// ```
 ///
 /// Effects read them through ``Dependency`` (or ``current``): the store runs every effect's

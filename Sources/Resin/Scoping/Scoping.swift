@@ -6,7 +6,9 @@
 /// extension Destination {
 ///     static let detail = CaseKey(Destination.detail) { if case .detail(let value) = $0 { value } else { nil } }
 /// }
+/// ```
 ///
+/// ```swift
 /// let detail = store.focus(\.destination, case: Destination.detail)   // Store<Detail?>
 /// ```
 ///

@@ -13,7 +13,8 @@
 ///     switch action {
 ///     case .load:
 ///         state.isLoading = true
-///         return .run { send in send(.loaded(try await api.fact(state.number))) }
+///         let number = state.number
+///         return .run { send in send(.loaded(try await api.fact(number))) }
 ///     case .loaded(let fact):
 ///         state.isLoading = false
 ///         state.fact = fact

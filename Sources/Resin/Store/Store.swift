@@ -7,7 +7,7 @@ import Dispatch
 /// enum Counter: Action { case increment }
 ///
 /// let store = Store(initialState: AppState())
-/// store.register(Reducer<AppState, Counter> { state, _ in state.count += 1 })
+/// let counter = store.register(Reducer<AppState, Counter> { state, _ in state.count += 1 })
 /// let connection = store.state.map(\.count).observe { print($0) }   // 0
 /// store.dispatch(Counter.increment)                                 // 1
 /// ```
@@ -131,7 +131,7 @@ public final class Store<State> {
     ///
     /// ```swift
     /// let settings = store.focus(\.settings)
-    /// settings.register(settingsReducer)   // works on AppState.settings
+    /// let registration = settings.register(settingsReducer)   // works on AppState.settings
     /// ```
     ///
     /// Focusing on the same path again gives the same store while it is held. Observers of a
@@ -156,7 +156,7 @@ public final class Store<State> {
     ///
     /// ```swift
     /// let todo = store.focus(\.todos, id: todoID)          // Store<Todo?>
-    /// todo.register(presentOnly: Reducer<Todo, Rename> { $0.title = $1.title })
+    /// let rename = todo.register(presentOnly: Reducer<Todo, Rename> { $0.title = $1.title })
     /// ```
     ///
     /// Setting the element to `nil` removes it; setting it while absent appends it. An action

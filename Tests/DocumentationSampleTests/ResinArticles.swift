@@ -1,0 +1,120 @@
+// swift-format-ignore-file
+// (The samples are kept exactly as the documentation writes them.)
+
+// The samples of Resin's articles (the module page, focused stores, parcels and navigation,
+// semantics), verbatim, with what they need around them.
+
+import Incremental
+import Resin
+
+// MARK: Resin.md
+
+struct Foo: Equatable { var count = 0 }
+struct Bar: Equatable { var count = 0 }
+struct Increment: Action {}
+private var fooParcel: Parcel<Foo> { Parcel(reducers: [.init(Reducer<Foo, Increment> { foo, _ in foo.count += 1 })]) }
+private var barParcel: Parcel<Bar> { Parcel() }
+private func render(_ foo: Foo) { print(foo) }
+
+@MainActor private func resinOverview() {
+    struct AppState { var foo = Foo(); var bar = Bar() }
+
+    let store = Store(initialState: AppState())
+    let parcels = Connection(grouping: [
+        store.register(fooParcel.focused(on: \AppState.foo)),
+        store.register(barParcel.focused(on: \AppState.bar)),
+    ])
+
+    let connection = store.focus(\.foo).state.observe { foo in render(foo) }
+    store.dispatch(Increment())
+    _ = (parcels, connection)
+}
+
+// MARK: FocusedStores.md
+
+private struct ToggleDarkMode: Action {}
+private struct RenameTodo: Action { var title: String }
+
+@MainActor private func focusedStores(secondID: Int) {
+    typealias Rename = RenameTodo
+    struct Settings { var darkMode = false }
+    struct AppState {
+        var settings = Settings()
+        var todos: [Todo] = []
+        var selection: Todo.ID?
+    }
+    let store = Store(initialState: AppState())
+
+    let settings = store.focus(\.settings)          // Store<Settings>
+    let darkMode = settings.register(Reducer<Settings, ToggleDarkMode> { settings, _ in settings.darkMode.toggle() })
+
+    let second = store.focus(\.todos, id: secondID)   // Store<Todo?>
+    let rename = second.register(presentOnly: Reducer<Todo, Rename> { $0.title = $1.title })
+    _ = (darkMode, rename)
+}
+
+@MainActor private func routedFoci() {
+    struct AppState { var values: [Int: Int] = [:] }
+    let store = Store(initialState: AppState())
+    let keys = 0..<10
+    let registrations = Connector()
+    struct Bump: RoutedAction { var key: Int; var route: Int { key } }
+
+    for key in keys {
+        registrations.add(store.focus(\.values, key: key).register(
+            Reducer<Int?, Bump>(route: key) { value, _ in value? += 1 }))
+    }
+    store.dispatch(Bump(key: 7))   // runs one reducer, refreshes two foci
+}
+
+// MARK: ParcelsAndNavigation.md
+
+private struct AddTodoAction: Action { var title: String }
+private var addTodo: Reducer<TodosState, AddTodoAction> {
+    Reducer { state, action in state.todos.append(Todo(id: state.todos.count, title: action.title)) }
+}
+private struct ToggleTodoAction: Action { var id: Int }
+private var toggleTodo: Reducer<TodosState, ToggleTodoAction> {
+    Reducer { state, action in state.todos[id: action.id]?.done.toggle() }
+}
+private var todoRoute: PresentationRoute<String> { PresentationRoute("todo") { "Todo \($0.parameter ?? "")" } }
+
+public var todosModuleParcel: Parcel<TodosState> {
+    Parcel(
+        reducers: [ParcelReducer(addTodo), ParcelReducer(toggleTodo)],
+        middleware: [persistence],
+        routes: [todoRoute.erased])
+}
+
+private var persistence: Middleware<TodosState> { Middleware { _, _ in .pass } }
+private func render(_ screens: [String], _ sheet: String?) { print(screens, sheet ?? "") }
+
+@MainActor private func navigationObserver() {
+    struct AppState { var navigation = NavigationState() }
+    let store = Store(initialState: AppState())
+    let routes = store.register(todoRoute)
+    let connection = store.focus(\.navigation).state.observe { navigation in
+        let screens = store.presentations(of: navigation, as: String.self)
+        let sheet = navigation.sheet.map { store.presentation(of: $0, as: String.self) }
+        render(screens, sheet)
+    }
+    _ = (routes, connection)
+}
+
+private var storeRoute: PresentationRoute<String> {
+    PresentationRoute<String>("todo") { (id, todos: Store<[Todo]>) in
+        todos.state.value.first { "\($0.id)" == id.parameter }?.title ?? "(gone)"
+    }
+}
+
+// MARK: Semantics.md
+
+private func badge(_ count: Int) { print(count) }
+
+@MainActor private func observeInsteadOfNotify() {
+    let store = Store(initialState: TodosState())
+    // Not this: dispatching `TodosDidChange` for others to react to.
+    // This: observe the slice you care about.
+    let connection = store.focus(\.todos).state.map(\.count).observe { count in badge(count) }
+    _ = connection
+}
