@@ -29,3 +29,42 @@ import Testing
         TextField("Name", text: observedName.binding(to: name))
     }
 #endif
+
+// MARK: Coming from Observation and SwiftUI
+
+@Test func filteredListThroughObservation() {
+    struct Todo: Identifiable, Equatable {
+        let id: Int
+        var title: String
+        var done = false
+    }
+
+    let graph = Graph()
+    let todos = graph.arrayInput([Todo(id: 1, title: "Milk"), Todo(id: 2, title: "Bread")])
+    let showDone = graph.input(false)
+    let visible = showDone.flatMap { showDone in
+        todos.filterElements { showDone || !$0.done }
+    }
+    let rows = visible.observedElements()   // hand this to the view
+
+    // What a SwiftUI view does: read under tracking, and re-read when told.
+    nonisolated(unsafe) var changed = false
+    func render() -> [String] {
+        withObservationTracking { rows.map(\.title) } onChange: { changed = true }
+    }
+    #expect(render() == ["Milk", "Bread"])
+    todos[0].done = true
+    #expect(changed)
+    changed = false
+    #expect(render() == ["Bread"])
+    showDone.write(true)
+    #expect(changed)
+    #expect(render() == ["Milk", "Bread"])
+}
+
+#if canImport(SwiftUI)
+    @MainActor @ViewBuilder private func toggleSample(showDone: Input<Bool>) -> some View {
+        let observedShowDone = showDone.observed()
+        Toggle("Show done", isOn: observedShowDone.binding(to: showDone))
+    }
+#endif
