@@ -70,26 +70,6 @@ struct DocumentationSampleCoverageTests {
         "Sources/Incremental/Nodes/Input.swift",
         "Sources/Incremental/Nodes/Map.swift",
         "Sources/Incremental/Time/GraphClock.swift",
-        "Sources/ReactiveCore/Async/SubscriptionValues.swift",
-        "Sources/ReactiveCore/Debugging/Debug.swift",
-        "Sources/ReactiveCore/Debugging/Recorder.swift",
-        "Sources/ReactiveCore/Delivery/Broadcaster.swift",
-        "Sources/ReactiveCore/Delivery/SerialQueue.swift",
-        "Sources/ReactiveCore/Lifetime/Connection.swift",
-        "Sources/ReactiveCore/Lifetime/Connector.swift",
-        "Sources/ReactiveCore/Lifetime/Subscribable.swift",
-        "Sources/ReactiveCore/Observation/ObservedValue.swift",
-        "Sources/ReactiveCore/Observation/SwiftUI.swift",
-        "Sources/ReactiveCore/ReactiveCore.docc/ReactiveCore.md",
-        "Sources/ReactiveCore/ReactiveCore.docc/TestingWithVirtualTime.md",
-        "Sources/ReactiveCore/ReactiveCore.docc/UsingWithSwiftUIAndConcurrency.md",
-        "Sources/ReactiveCore/Time/ClockScheduler.swift",
-        "Sources/ReactiveCore/Time/Clocks.swift",
-        "Sources/ReactiveCore/Time/DispatchScheduler.swift",
-        "Sources/ReactiveCore/Time/Pacing/Pacer.swift",
-        "Sources/ReactiveCore/Time/Pacing/PacingStateMachine.swift",
-        "Sources/ReactiveCore/Time/Scheduler.swift",
-        "Sources/ReactiveCore/Time/TestScheduler.swift",
         "Sources/SignalGraph/Interop/Interop.swift",
         "Sources/SignalGraph/Roles/Roles.swift",
         "Sources/SignalGraph/Roles/SignalEmitter.swift",
@@ -177,9 +157,13 @@ struct DocumentationSampleCoverageTests {
         return samples
     }
 
-    /// The lines of every file of the samples target, trimmed, blank ones dropped.
+    /// The lines of every file of the samples target, and of the SwiftUI examples (a target
+    /// that compiles where SwiftUI exists), trimmed, blank ones dropped.
     static func corpus() throws -> [[String]] {
-        try files(under: "Tests/DocumentationSampleTests", extension: "swift").map { file in
+        let sources =
+            files(under: "Tests/DocumentationSampleTests", extension: "swift")
+            + files(under: "Examples/SwiftUI", extension: "swift")
+        return try sources.map { file in
             try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }

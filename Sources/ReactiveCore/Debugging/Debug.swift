@@ -3,7 +3,7 @@ extension Subscribable {
     /// value it delivers, and when it disconnects.
     ///
     /// ```swift
-    /// let connection = counter.debug("counter").subscribe { _ in }
+    /// let connection = counter.debug("counter").subscribe(isolated: { _ in })
     /// // counter: subscribed
     /// // counter: value 0
     /// connection.disconnect()

@@ -4,7 +4,7 @@ import Observation
 /// package to Observation, and so to SwiftUI.
 ///
 /// ```swift
-/// let observed = ObservedValue(store, initial: store.currentState)
+/// let observed = ObservedValue(store, initial: store.state.value)
 /// withObservationTracking {
 ///     print(observed.count)          // reads, and tracks, `count` only
 /// } onChange: {

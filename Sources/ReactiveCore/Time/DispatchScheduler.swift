@@ -5,7 +5,9 @@ import Dispatch
 /// ```swift
 /// let scheduler = DispatchScheduler(queue: .main)
 /// let timer = scheduler.schedule(every: .seconds(1)) { print("tick") }
-/// dispatchMain()   // a command-line program drains the main queue here
+/// withExtendedLifetime(timer) {
+///     dispatchMain()   // a command-line program drains the main queue here
+/// }
 /// ```
 ///
 /// Time is Dispatch's uptime clock (`DispatchTime`), which does not advance while the

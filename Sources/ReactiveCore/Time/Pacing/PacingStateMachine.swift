@@ -48,9 +48,13 @@ public struct PacingTimer: Hashable, Sendable {
 /// ```swift
 /// var machine = PacingStateMachine<String>(.throttle(latest: true), pause: .milliseconds(300))
 /// switch machine.receive("s", at: scheduler.now) {
-/// case .pass(let value, let timer): // send `value`; if `timer` is not nil, start it
-/// case .startTimer(let timer):      // start `timer`
-/// case .hold, .drop:                // nothing to do now
+/// case .pass(let value, let timer):
+///     send(value)
+///     if let timer { start(timer) }
+/// case .startTimer(let timer):
+///     start(timer)
+/// case .hold, .drop:
+///     break   // nothing to do now
 /// }
 /// ```
 ///
