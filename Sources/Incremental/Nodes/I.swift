@@ -249,7 +249,7 @@ public class I<Value>: IncrementalNode {
     /// after each propagation that changes it, until the connection disconnects.
     ///
     /// ```swift
-    /// let parsed = text.map { try Int($0, format: .number) }
+    /// let parsed = text.map { try parse($0) }
     /// let connection = parsed.observeResult { result in
     ///     switch result {
     ///     case .success(let number): show(number)
