@@ -34,18 +34,6 @@ struct DocumentationSampleCoverageTests {
         "Sources/SignalGraph/SignalGraph.docc/SignalGraph.md",
         "Sources/SignalGraph/Storages/Storages.swift",
         "Sources/SignalGraph/Views/Relays.swift",
-        "Sources/Signals/Core/ObservableCollection.swift",
-        "Sources/Signals/Interop/Interop.swift",
-        "Sources/Signals/Modifiers/Combining.swift",
-        "Sources/Signals/Modifiers/CompactMapScan.swift",
-        "Sources/Signals/Modifiers/FilterMap.swift",
-        "Sources/Signals/Modifiers/Paced.swift",
-        "Sources/Signals/Modifiers/Then.swift",
-        "Sources/Signals/Signals.docc/Operators.md",
-        "Sources/Signals/Signals.docc/Signals.md",
-        "Sources/Signals/Sources/Property.swift",
-        "Sources/Signals/Sources/Signal.swift",
-        "Sources/Signals/Sources/Timers.swift",
     ]
 
     /// Samples that are Swift but not code a test target can build, by document and first

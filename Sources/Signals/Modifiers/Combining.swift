@@ -5,7 +5,7 @@ extension MessageSource {
     /// Passes on the messages of this source and of `other`, each as it comes.
     ///
     /// ```swift
-    /// taps.fired.merge(with: keys.fired).then { handle($0) }
+    /// taps.fired.merge(with: keys.fired).then { handle($0) }.append(to: observables)
     /// ```
     ///
     /// On connecting, the merge takes the message each source is owed, this one's first, so
@@ -20,7 +20,7 @@ extension MessageSource {
     /// sent one, then whenever either sends.
     ///
     /// ```swift
-    /// name.didSet.combineLatest(age.didSet).then { name, age in print("\(name), \(age)") }
+    /// name.didSet.combineLatest(age.didSet).then { name, age in print("\(name), \(age)") }.append(to: observables)
     /// ```
     ///
     /// **A diamond can glitch.** Signals pushes each message down each chain on its own; there

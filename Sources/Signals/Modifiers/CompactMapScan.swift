@@ -2,7 +2,7 @@ extension MessageSource {
     /// Passes on `transform` of each message when it is not `nil`.
     ///
     /// ```swift
-    /// text.didSet.compactMap { Int($0) }.then { print("a number: \($0)") }
+    /// text.didSet.compactMap { Int($0) }.then { print("a number: \($0)") }.append(to: observables)
     /// ```
     @inlinable
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output?)
@@ -19,7 +19,7 @@ extension MessageSource {
     /// each message.
     ///
     /// ```swift
-    /// clicks.fired.scan(0) { count, _ in count + 1 }.then { print("\($0) clicks") }
+    /// clicks.fired.scan(0) { count, _ in count + 1 }.then { print("\($0) clicks") }.append(to: observables)
     /// ```
     ///
     /// A message the chain is owed when it connects (the last message of a property or a

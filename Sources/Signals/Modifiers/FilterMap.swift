@@ -2,7 +2,7 @@ extension MessageSource {
     /// Passes on the messages for which `isIncluded` is `true`.
     ///
     /// ```swift
-    /// property.didSet.filter { $0 >= 100 }.then { print("\($0) is at least 100") }
+    /// property.didSet.filter { $0 >= 100 }.then { print("\($0) is at least 100") }.append(to: observables)
     /// ```
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Message) -> Bool) -> FilterModifier<Message> {
@@ -16,7 +16,7 @@ extension MessageSource {
     /// Passes on `transform` of each message.
     ///
     /// ```swift
-    /// property.didSet.map { 2 * $0 }.then { print($0) }
+    /// property.didSet.map { 2 * $0 }.then { print($0) }.append(to: observables)
     /// ```
     @inlinable
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Message) -> Output) -> MapModifier<

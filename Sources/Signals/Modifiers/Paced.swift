@@ -5,7 +5,7 @@ extension MessageSource {
     /// passed; discards messages that come sooner (leading-edge throttle).
     ///
     /// ```swift
-    /// clicks.fired.throttle(pause: .milliseconds(500)).then { submit() }
+    /// clicks.fired.throttle(pause: .milliseconds(500)).then { submit() }.append(to: observables)
     /// ```
     ///
     /// - Precondition: `pause` is not negative.
@@ -25,7 +25,7 @@ extension MessageSource {
     /// `latest: true`).
     ///
     /// ```swift
-    /// query.didSet.throttle(pause: .milliseconds(300), latest: true).then { search($0) }
+    /// query.didSet.throttle(pause: .milliseconds(300), latest: true).then { search($0) }.append(to: observables)
     /// ```
     ///
     /// A message passed at the end of a pause is sent from the modifier's executor (for a
@@ -45,7 +45,7 @@ extension MessageSource {
     /// restarts the wait, and only the last one of a burst passes (trailing-edge debounce).
     ///
     /// ```swift
-    /// query.didSet.debounce(pause: .milliseconds(300)).then { search($0) }
+    /// query.didSet.debounce(pause: .milliseconds(300)).then { search($0) }.append(to: observables)
     /// ```
     ///
     /// The passed message is sent from the modifier's executor (for a `noDispatch()` chain,

@@ -39,8 +39,10 @@ extension MessageSource {
     ///
     /// ```swift
     /// @MainActor final class ViewController {
-    ///     func update(_ text: String) { label.text = text }
+    ///     var title = ""
+    ///     func update(_ text: String) { title = text }
     /// }
+    /// let controller = ViewController()
     /// property.didSet.then(call: ViewController.update, on: controller).append(to: observables)
     /// ```
     ///
