@@ -18,24 +18,6 @@ struct DocumentationSampleCoverageTests {
         var description: String { "\(file):\(line)" }
     }
 
-    /// Documents whose samples are not all in the samples target yet. A document leaves the
-    /// list once all its samples are there (a test fails while a covered document is listed),
-    /// and none is added.
-    static let pending: Set<String> = [
-        "Sources/Cycle/Core/Component.swift",
-        "Sources/Cycle/Core/EventStream.swift",
-        "Sources/Cycle/Core/Loop.swift",
-        "Sources/Cycle/Cycle.docc/Cycle.md",
-        "Sources/Cycle/Drivers/DriverScript.swift",
-        "Sources/Cycle/Interop/Interop.swift",
-        "Sources/SignalGraph/Interop/Interop.swift",
-        "Sources/SignalGraph/Roles/Roles.swift",
-        "Sources/SignalGraph/Roles/SignalEmitter.swift",
-        "Sources/SignalGraph/SignalGraph.docc/SignalGraph.md",
-        "Sources/SignalGraph/Storages/Storages.swift",
-        "Sources/SignalGraph/Views/Relays.swift",
-    ]
-
     /// Samples that are Swift but not code a test target can build, by document and first
     /// line, with the reason.
     static let exempt: [String: String] = [
@@ -128,27 +110,15 @@ struct DocumentationSampleCoverageTests {
         return false
     }
 
-    @Test("every sample of a covered document is in the samples target, line for line")
+    @Test("every sample of the README, the articles and the doc comments is in the samples target, line for line")
     func samplesCompile() throws {
         let corpus = try Self.corpus()
-        for sample in try Self.samples() where !Self.pending.contains(sample.file) && !Self.isExempt(sample) {
+        for sample in try Self.samples() where !Self.isExempt(sample) {
             if !Self.isCovered(sample, by: corpus) {
                 Issue.record(
                     "\(sample): this sample is not in Tests/DocumentationSampleTests, so nothing checks that it compiles; copy it there, with what it needs around it"
                 )
             }
-        }
-    }
-
-    @Test("a document listed as pending still has a sample missing from the samples target")
-    func pendingOnlyShrinks() throws {
-        let corpus = try Self.corpus()
-        let samples = try Self.samples()
-        for document in Self.pending.sorted() {
-            let missing = samples.filter {
-                $0.file == document && !Self.isCovered($0, by: corpus) && !Self.isExempt($0)
-            }
-            #expect(!missing.isEmpty, "\(document) has all its samples in the samples target: remove it from `pending`")
         }
     }
 

@@ -24,8 +24,11 @@
 ///     counter.isolated(\.left, events: { if case .left(let event) = $0 { event } else { nil } }),
 ///     counter.isolated(\.right, events: { if case .right(let event) = $0 { event } else { nil } }),
 ///     Component { _, models in models.screen = TerminalFrame(["\(models.left.count) \(models.right.count)"]) })
+/// ```
 ///
-/// // In the program:
+/// and in the program:
+///
+/// ```swift
 /// func effectsFrom(events: EventStream<(Event, Models)>) -> EventStream<Models> {
 ///     reducer.effects(from: events)
 /// }

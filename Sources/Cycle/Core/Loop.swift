@@ -2,8 +2,10 @@
 ///
 /// ```swift
 /// struct Counter: SinkSourceConverting {
-///     enum DriverEvent { case timer(TimerEvent), screen(TerminalEvent) }
+///     enum DriverEvent { case started, timer(TimerEvent), screen(TerminalEvent) }
 ///     struct DriverModels { var timer = TimerModel.stopped; var screen = TerminalFrame() }
+///     let timer: TimerDriver
+///     let screen: TerminalDriver
 ///
 ///     func eventsFrom(effects: EventStream<DriverModels>) -> EventStream<DriverEvent> {
 ///         .merge(
@@ -15,7 +17,13 @@
 ///         events.map { event, models in reduce(event, models) }
 ///     }
 ///
-///     func start() -> (DriverEvent, DriverModels) { (.screen(.started), DriverModels()) }
+///     func reduce(_ event: DriverEvent, _ models: DriverModels) -> DriverModels {
+///         var models = models
+///         if case .screen(.key("s")) = event { models.timer = .ticking(every: .seconds(1)) }
+///         return models
+///     }
+///
+///     func start() -> (DriverEvent, DriverModels) { (.started, DriverModels()) }
 /// }
 /// ```
 ///

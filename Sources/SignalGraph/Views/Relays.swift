@@ -101,7 +101,7 @@ public final class ArraySignalMap<Input, Output>: SignalRelay<ArraySignal<Input>
 ///
 /// ```swift
 /// let storage = EditableArrayStorage<String>()
-/// var editor = ArrayEditor(storage)
+/// let editor = ArrayEditor(storage)
 /// editor.append("a")
 /// editor[0] = "b"
 /// ```
