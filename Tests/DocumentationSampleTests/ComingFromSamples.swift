@@ -36,6 +36,18 @@ private func latestWinsSample(backend: SearchService) -> ObservableCollection {
     return observables
 }
 
+private func flatMapLatestSample(backend: SearchService) -> ObservableCollection {
+    let query = Property<String>(value: "")
+    let observables = ObservableCollection()
+    @Sendable func show(_ results: [String]) { print(results) }
+    query.didSet
+        .throttle(pause: .milliseconds(300), latest: true, scheduler: DispatchScheduler(queue: .main))
+        .flatMapLatest { text in (try? await backend.search(text)) ?? [] }
+        .then { results in show(results) }
+        .append(to: observables)
+    return observables
+}
+
 final class LatestTask: Sendable {
     private let current = Mutex<Task<Void, any Error>?>(nil)
 

@@ -289,3 +289,25 @@ private struct MyStream<Value>: Subscribable {
         TextField("Query", text: state.binding(\.query) { store.dispatch(SetQuery($0)) })
     }
 #endif
+
+// MARK: LatestStateMachine
+
+private func search(_ query: String) async -> [String] { [query] }
+@MainActor private func show(_ answer: [String]) { print(answer) }
+
+@MainActor final class SearchBox {
+    private var machine = LatestStateMachine<Task<Void, Never>>()
+
+    func receive(_ query: String) {
+        guard let (ticket, superseded) = machine.begin() else { return }   // cancelled
+        superseded?.cancel()
+        let task = Task { deliver(await search(query), for: ticket) }
+        machine.started(task, for: ticket)?.cancel()   // superseded meanwhile
+    }
+
+    private func deliver(_ answer: [String], for ticket: LatestTicket) {
+        guard machine.result(of: ticket) == .pass else { return }   // stale
+        machine.finished(ticket)
+        show(answer)
+    }
+}

@@ -8,6 +8,7 @@ import Dispatch
 import Observation
 import ReactiveCore
 import Signals
+import Synchronization
 import Testing
 
 private func handle(_ input: String) { print(input) }
@@ -151,4 +152,89 @@ private func timerSamples(observables: ObservableCollection) {
         timer.fired.then { print("Timer has been triggered") }.append(to: observables)
         timer.activate()
     }
+}
+
+// MARK: flatMapLatest: a search box that never shows a stale answer
+
+/// A backend whose answers come when the test says, in any order.
+private final class SlowBackend: Sendable {
+    private let waiting = Mutex<[String: CheckedContinuation<Void, Never>]>([:])
+
+    func results(for text: String) async -> [String] {
+        await withCheckedContinuation { continuation in waiting.withLock { $0[text] = continuation } }
+        return ["\(text)1", "\(text)2"]
+    }
+
+    func isAsked(_ text: String) -> Bool { waiting.withLock { $0[text] != nil } }
+
+    func answer(_ text: String) { waiting.withLock { $0.removeValue(forKey: text) }?.resume() }
+}
+
+private final class Shown: Sendable {
+    private let results = Mutex<[[String]]>([])
+    func append(_ shown: [String]) { results.withLock { $0.append(shown) } }
+    var all: [[String]] { results.withLock { $0 } }
+}
+
+/// The Operators article's search box, verbatim; its chain runs on the main queue, as in an
+/// app. `searchBoxLatestWins` runs the same chain on a queue of its own.
+private func searchBoxSample(scheduler: TestScheduler, backend: SlowBackend, query: Property<String>) -> ObservableCollection {
+    @Sendable func show(_ results: [String]) { print(results) }
+    let observables = ObservableCollection()
+    query.didSet
+        .throttle(pause: .milliseconds(300), latest: true, scheduler: scheduler)
+        .flatMapLatest { text in await backend.results(for: text) }
+        .then { results in show(results) }
+        .append(to: observables)
+    return observables
+}
+
+@Test func searchBoxLatestWins() async {
+    let scheduler = TestScheduler()
+    let backend = SlowBackend()
+    let query = Property(value: "")
+    let shown = Shown()
+    let observables = ObservableCollection()
+    query.didSet.dispatch(to: DispatchQueue(label: "search box"))
+        .throttle(pause: .milliseconds(300), latest: true, scheduler: scheduler)
+        .flatMapLatest { text in await backend.results(for: text) }
+        .then { results in shown.append(results) }
+        .append(to: observables)
+    // "" (the property's value, replayed) passes at once.
+    #expect(await waitUntil { backend.isAsked("") })
+    query.value = "s"                            // held by the throttle until the pause ends
+    #expect(await waitUntil { scheduler.pendingCount == 1 })
+    scheduler.advance(by: .milliseconds(300))    // "s" passes, superseding ""
+    #expect(await waitUntil { backend.isAsked("s") })
+    backend.answer("s")                          // the newer answer comes first
+    #expect(await waitUntil { shown.all == [["s1", "s2"]] })
+    backend.answer("")                           // the stale answer comes last: dropped
+    query.value = "sw"
+    #expect(await waitUntil { scheduler.pendingCount == 1 })
+    scheduler.advance(by: .milliseconds(300))
+    #expect(await waitUntil { backend.isAsked("sw") })
+    backend.answer("sw")
+    #expect(await waitUntil { shown.all == [["s1", "s2"], ["sw1", "sw2"]] })
+    observables.removeAll()
+}
+
+/// Yields until `condition` holds (or 100,000 yields and 20 seconds have passed).
+private func waitUntil(_ condition: () -> Bool) async -> Bool {
+    var bound = 0
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !condition() {
+        bound += 1
+        if bound > 100_000 && ContinuousClock.now > deadline { return false }
+        await Task.yield()
+    }
+    return true
+}
+
+private func flatMapLatestDocComment(query: Property<String>, backend: SlowBackend, observables: ObservableCollection) {
+    @Sendable func show(_ results: [String]) { print(results) }
+    query.didSet
+        .throttle(pause: .milliseconds(300), latest: true)
+        .flatMapLatest { text in await backend.results(for: text) }
+        .then { results in show(results) }
+        .append(to: observables)
 }
