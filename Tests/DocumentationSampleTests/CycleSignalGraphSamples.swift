@@ -230,3 +230,15 @@ private func stateHandlerSample() {
         willTerminate: { _ in clear() })
     _ = handler
 }
+
+// MARK: flatMapLatest
+
+private final class ResultsBackend: Sendable {
+    func results(for text: String) async -> [String] { [text] }
+}
+
+@MainActor private func cycleFlatMapLatestSample(queries: EventStream<String>) -> EventStream<[String]> {
+    let backend = ResultsBackend()
+    let results = queries.flatMapLatest { text in await backend.results(for: text) }
+    return results
+}

@@ -245,3 +245,28 @@ final class Button {
     #expect(counter.value == 3)
     connection.disconnect()
 }
+
+// MARK: flatMapLatest
+
+private final class ResultsBackend: Sendable {
+    func results(for text: String) async -> [String] { [text] }
+}
+
+@Test @MainActor func glueFlatMapLatestSample() async {
+    let backend = ResultsBackend()
+    let scheduler = TestScheduler()
+    let query = Variable("")
+    let shown = Variable<[String]>([])
+    let results = query.futureValues
+        .throttle(pause: .milliseconds(300), latest: true, scheduler: scheduler)
+        .flatMapLatest { text in await backend.results(for: text) }
+    let connection = results.subscribe { shown.value = $0 }
+    query.value = "swift"
+    var yields = 0
+    while shown.value != ["swift"] && yields < 100_000 {
+        await Task.yield()
+        yields += 1
+    }
+    #expect(shown.value == ["swift"])
+    connection.disconnect()
+}

@@ -4,53 +4,11 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Asynchronous work the test finishes by hand: each call waits until the test answers the
-/// message it was given, and records whether its task was cancelled.
-private final class Answers: Sendable {
-    private struct State {
-        var waiting: [String: CheckedContinuation<Void, Never>] = [:]
-        var answered: Set<String> = []
-        var started: [String] = []
-        var cancelled: [String] = []
-    }
-
-    private let state = Mutex(State())
-
-    /// The work for `message`: waits for ``answer(_:)``, then returns its result.
-    func work(_ message: String) async -> String {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let answered = state.withLock { state -> Bool in
-                    state.started.append(message)
-                    if state.answered.contains(message) { return true }
-                    state.waiting[message] = continuation
-                    return false
-                }
-                if answered { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.cancelled.append(message) }
-        }
-        return message.uppercased()
-    }
-
-    func answer(_ message: String) {
-        let continuation = state.withLock { state in
-            state.answered.insert(message)
-            return state.waiting.removeValue(forKey: message)
-        }
-        continuation?.resume()
-    }
-
-    var started: [String] { state.withLock { $0.started } }
-    var cancelled: [String] { state.withLock { $0.cancelled } }
-}
-
 @Suite("Signals: flatMapLatest, async work per message")
 struct LatestTests {
     @Test("a later message cancels the earlier task, and the earlier result never passes, even when it comes last")
     func latestWins() async {
-        let answers = Answers()
+        let answers = ControlledAnswers()
         let query = Signal<String>()
         let results = Log<String>()
         let observables = ObservableCollection()
@@ -70,7 +28,7 @@ struct LatestTests {
 
     @Test("results pass on the chain's queue")
     func onQueue() async {
-        let answers = Answers()
+        let answers = ControlledAnswers()
         let queue = DispatchQueue(label: "LatestTests.results")
         let query = Signal<String>()
         let onQueue = Log<Bool>()
@@ -89,7 +47,7 @@ struct LatestTests {
 
     @Test("removing the chain cancels the task under way and drops its result; the chain is freed")
     func removal() async {
-        let answers = Answers()
+        let answers = ControlledAnswers()
         let query = Signal<String>()
         let results = Log<String>()
         let observables = ObservableCollection()
