@@ -89,6 +89,8 @@ import Testing
     scheduler.advance(by: .seconds(5))   // virtual time: no waiting
     print(loop.currentModels.count)      // 3
     #expect(loop.currentModels.count == 3)
+    #expect(scheduler.pendingCount == 0)   // the reducer stopped the timer
+    loop.dispose()
 }
 
 @Test func readmeSignals() {
