@@ -29,7 +29,7 @@ struct CounterHistory: Equatable {
 }
 
 /// A command typed at the prompt.
-enum Command: String, CaseIterable {
+enum Command: String, CaseIterable, Sendable {
     case increment = "+"
     case decrement = "-"
     case undo

@@ -48,20 +48,24 @@ final class IncrementalCounter: CounterApp {
 
 // MARK: Resin
 
-struct Perform: Action { var command: Command }
+/// Each command is an action of the counter feature.
+extension Command: Action {}
 
-/// A store: commands are actions, one reducer keeps the history, a focused observer shows it.
+/// A store typed by the counter's commands: one reducer keeps the history, a focused observer
+/// shows it, and `send(.increment)` names a command with a leading dot.
 final class ResinCounter: CounterApp {
-    private let store = Store(initialState: CounterHistory(), scheduler: TestScheduler())
+    private let store: FeatureStore<CounterHistory, Command>
     private var connection: ReactiveCore.Connection?
-    private let reducer: ReactiveCore.Connection
 
     init(show: @escaping (String) -> Void) {
-        reducer = store.register(Reducer<CounterHistory, Perform> { history, action in history.apply(action.command) })
+        store = FeatureStore(
+            initialState: CounterHistory(),
+            reducer: Reducer { history, command in history.apply(command) },
+            scheduler: TestScheduler())
         connection = store.state.map(\.display).observe(show)
     }
 
-    func perform(_ command: Command) { store.dispatch(Perform(command: command)) }
+    func perform(_ command: Command) { store.send(command) }
 
     func tearDown() { connection?.disconnect() }
 }
