@@ -30,6 +30,20 @@ func checks(_ module: String) -> [SwiftSetting] {
     checkedModules.contains(module) ? [.define("\(module.uppercased())_INTERNAL_CHECKS")] : []
 }
 
+/// The code samples of the README, the DocC articles and the doc comments, verbatim
+/// (PackageTests' DocumentationSampleCoverageTests checks that they are here). Left out of
+/// builds with internal checks, which test the engines and rebuild once per mutant: the
+/// samples depend on every module, and would be rebuilt with each.
+let documentationSamples: [Target] =
+    checkedModules.isEmpty
+    ? [
+        .testTarget(
+            name: "DocumentationSampleTests",
+            dependencies: [
+                "ReactiveCore", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting", "Signals", "Cycle",
+            ])
+    ] : []
+
 let package = Package(
     name: "swift-paradigms",
     // The APIs need Swift 6.2 (`weak let`, exit tests in the test suite) and, on Apple
@@ -163,14 +177,7 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
-        // The code samples of the README, the DocC articles and the doc comments, verbatim
-        // (PackageTests' DocumentationSampleCoverageTests checks that they are here).
-        .testTarget(
-            name: "DocumentationSampleTests",
-            dependencies: [
-                "ReactiveCore", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting", "Signals", "Cycle",
-            ]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),
-    ],
+    ] + documentationSamples,
     swiftLanguageModes: [.v6]
 )
