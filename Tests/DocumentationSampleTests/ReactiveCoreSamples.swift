@@ -48,7 +48,8 @@ import Testing
     }
     let second = broadcaster.add { print("second", $0) }
     broadcaster.send(1)   // first 1, second 1, first 2, second 2
-    _ = (first, second)
+    broadcaster.remove(first)    // `first` captures the broadcaster: until it is
+    broadcaster.remove(second)   // removed, the two keep each other alive
 }
 
 @Test func serialQueueSample() {

@@ -9,6 +9,8 @@
 /// }
 /// let second = broadcaster.add { print("second", $0) }
 /// broadcaster.send(1)   // first 1, second 1, first 2, second 2
+/// broadcaster.remove(first)    // `first` captures the broadcaster: until it is
+/// broadcaster.remove(second)   // removed, the two keep each other alive
 /// ```
 ///
 /// ## Delivery
