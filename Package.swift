@@ -40,7 +40,8 @@ let documentationSamples: [Target] =
         .testTarget(
             name: "DocumentationSampleTests",
             dependencies: [
-                "ReactiveCore", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting", "Signals", "Cycle",
+                "ReactiveCore", "ReactiveTesting", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting",
+                "Signals", "Cycle",
             ])
     ] : []
 
@@ -57,6 +58,7 @@ let package = Package(
         .library(name: "Incremental", targets: ["Incremental"]),
         .library(name: "Resin", targets: ["Resin"]),
         .library(name: "ResinTesting", targets: ["ResinTesting"]),
+        .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Cycle", targets: ["Cycle"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
@@ -81,6 +83,10 @@ let package = Package(
             name: "Incremental", dependencies: ["ReactiveCore"], swiftSettings: checks("Incremental"),
             // `dlsym` (BlockArena's AddressSanitizer hooks) is in libdl before glibc 2.34.
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+
+        // Marble tests on virtual time for any paradigm's streams; a module of its own, as
+        // ResinTesting, so that apps do not link Testing.
+        .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
 
         // A store on Incremental: actions, reducers, middleware, focused stores, parcels.
         .target(name: "Resin", dependencies: ["Incremental", "ReactiveCore"], swiftSettings: checks("Resin")),
@@ -169,8 +175,8 @@ let package = Package(
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", dependencies: ["ReactiveCore"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "TestSupport"]),
-        .testTarget(name: "GlueTests", dependencies: ["Glue", "TestSupport"]),
+        .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting", "TestSupport"]),
+        .testTarget(name: "GlueTests", dependencies: ["Glue", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph", "TestSupport"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport"]),

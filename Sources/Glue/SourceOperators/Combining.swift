@@ -1,0 +1,278 @@
+extension SourceType {
+    /// A source that pairs the n-th value of this source with the n-th value of `other`.
+    ///
+    /// ```swift
+    /// let pairs = requests.zip(responses)   // (request 1, response 1), (request 2, response 2), ...
+    /// ```
+    ///
+    /// Values wait until their partner arrives, by ReactiveCore's `ZipStateMachine`; each
+    /// subscription zips on its own. Sources have no completion, so a zip never ends on its
+    /// own: values whose partner never comes wait until the subscription disconnects.
+    public func zip<Other: SourceType>(_ other: Other) -> CombinedSource<(Value, Other.Value)> {
+        CombinedSource(.zip, inputs: pairInputs(other), build: Self.pair)
+    }
+
+    /// A source that groups the n-th values of this source, `second` and `third`.
+    public func zip<Second: SourceType, Third: SourceType>(
+        _ second: Second, _ third: Third
+    ) -> CombinedSource<(Value, Second.Value, Third.Value)> {
+        CombinedSource(.zip, inputs: tripleInputs(second, third), build: Self.triple)
+    }
+
+    /// A source that sends the latest values of this source and `other` together, each time
+    /// either sends, once both have sent.
+    ///
+    /// ```swift
+    /// let canSubmit = name.futureValues.combineLatest(password.futureValues)
+    ///     .map { name, password in !name.isEmpty && password.count >= 8 }
+    /// ```
+    ///
+    /// By ReactiveCore's `CombineLatestStateMachine`; each subscription combines on its own.
+    public func combineLatest<Other: SourceType>(_ other: Other) -> CombinedSource<(Value, Other.Value)> {
+        CombinedSource(.combineLatest, inputs: pairInputs(other), build: Self.pair)
+    }
+
+    /// A source that sends the latest values of this source, `second` and `third` together,
+    /// each time one of them sends, once all three have sent.
+    public func combineLatest<Second: SourceType, Third: SourceType>(
+        _ second: Second, _ third: Third
+    ) -> CombinedSource<(Value, Second.Value, Third.Value)> {
+        CombinedSource(.combineLatest, inputs: tripleInputs(second, third), build: Self.triple)
+    }
+
+    /// A source that sends each value of this source paired with the latest value of
+    /// `other`; values that arrive before `other` has sent are dropped, and `other`'s values
+    /// alone send nothing.
+    ///
+    /// ```swift
+    /// let submissions = submitTaps.withLatestFrom(form.futureValues).map { _, form in form }
+    /// ```
+    public func withLatestFrom<Other: SourceType>(_ other: Other) -> WithLatestFromSource<Self, Other> {
+        WithLatestFromSource(base: self, other: other)
+    }
+
+    /// A source that sends the latest value of this source each time `trigger` sends, if this
+    /// source sent one since the last time (Combine's and RxSwift's `sample`).
+    ///
+    /// ```swift
+    /// let shown = positions.sample(on: frames)
+    /// ```
+    public func sample<Trigger: SourceType>(on trigger: Trigger) -> SampledSource<Self, Trigger> {
+        SampledSource(base: self, trigger: trigger)
+    }
+
+    fileprivate typealias Pair<Other> = CombinedElement<Value, Other, Void>
+
+    fileprivate func pairInputs<Other: SourceType>(_ other: Other) -> [Source<Pair<Other.Value>>] {
+        [map { .first($0) }.source, other.map { .second($0) }.source]
+    }
+
+    fileprivate func tripleInputs<Second: SourceType, Third: SourceType>(
+        _ second: Second, _ third: Third
+    ) -> [Source<CombinedElement<Value, Second.Value, Third.Value>>] {
+        [map { .first($0) }.source, second.map { .second($0) }.source, third.map { .third($0) }.source]
+    }
+
+    fileprivate static func pair<Other>(_ visit: ((Int, Pair<Other>) -> Void) -> Void) -> (Value, Other) {
+        var first: Value?
+        var second: Other?
+        visit { _, element in
+            switch element {
+            case .first(let value): first = value
+            case .second(let value): second = value
+            case .third: break
+            }
+        }
+        return (first!, second!)
+    }
+
+    fileprivate static func triple<Second, Third>(
+        _ visit: ((Int, CombinedElement<Value, Second, Third>) -> Void) -> Void
+    ) -> (Value, Second, Third) {
+        var first: Value?
+        var second: Second?
+        var third: Third?
+        visit { _, element in
+            switch element {
+            case .first(let value): first = value
+            case .second(let value): second = value
+            case .third(let value): third = value
+            }
+        }
+        return (first!, second!, third!)
+    }
+}
+
+extension Source {
+    /// A source that sends the n-th values of all `sources` together, as an array in the
+    /// order of `sources`.
+    ///
+    /// - Precondition: `sources` is not empty.
+    public static func zip(_ sources: [Source<Value>]) -> CombinedSource<[Value]> {
+        CombinedSource(.zip, inputs: sources.map { $0.map { Element.first($0) }.source }, build: array)
+    }
+
+    /// A source that sends the latest values of all `sources` together, as an array in the
+    /// order of `sources`, each time one sends, once all have sent.
+    ///
+    /// - Precondition: `sources` is not empty.
+    public static func combineLatest(_ sources: [Source<Value>]) -> CombinedSource<[Value]> {
+        CombinedSource(.combineLatest, inputs: sources.map { $0.map { Element.first($0) }.source }, build: array)
+    }
+
+    private typealias Element = CombinedElement<Value, Void, Void>
+
+    private static func array(_ visit: ((Int, Element) -> Void) -> Void) -> [Value] {
+        var values: [Value] = []
+        visit { _, element in
+            if case .first(let value) = element { values.append(value) }
+        }
+        return values
+    }
+}
+
+/// A value of one input of a ``CombinedSource``: inputs of different types share one
+/// machine, each tagged with its place (n-ary combinations use `first` only).
+enum CombinedElement<First, Second, Third> {
+    case first(First)
+    case second(Second)
+    case third(Third)
+}
+
+/// A source that combines the values of several inputs; made by ``SourceType/zip(_:)``,
+/// ``SourceType/combineLatest(_:)`` and their relatives.
+///
+/// Each subscription subscribes to every input, in order, and combines by ReactiveCore's
+/// `ZipStateMachine` or `CombineLatestStateMachine`. What it sends goes through a ``Signal``
+/// of the subscription's own: a value that a sink makes an input send is combined at once,
+/// but its result is delivered after the current one, never nested.
+public struct CombinedSource<Output>: SourceType {
+    enum Rule {
+        case zip
+        case combineLatest
+    }
+
+    private let subscribeImpl: (@escaping (Output) -> Void) -> Connection
+
+    init<First, Second, Third>(
+        _ rule: Rule, inputs: [Source<CombinedElement<First, Second, Third>>],
+        build: @escaping (((Int, CombinedElement<First, Second, Third>) -> Void) -> Void) -> Output
+    ) {
+        precondition(!inputs.isEmpty, "Glue: zip and combineLatest need at least one source")
+        subscribeImpl = { sink in
+            let output = Signal<Output>()
+            let forwarding = output.subscribe(sink)
+            let receive: (CombinedElement<First, Second, Third>, Int) -> Void
+            switch rule {
+            case .zip:
+                let link = ZipLink(inputs: inputs.count, build: build, output: output)
+                receive = link.receive
+            case .combineLatest:
+                let link = CombineLatestLink(inputs: inputs.count, build: build, output: output)
+                receive = link.receive
+            }
+            let connections = inputs.enumerated().map { position, input in
+                input.subscribe { receive($0, position) }
+            }
+            return Connection(isolated: {
+                for connection in connections { connection.disconnect() }
+                forwarding.disconnect()
+            })
+        }
+    }
+
+    /// Starts sending the combined values to `sink`.
+    public func subscribe(_ sink: @escaping (Output) -> Void) -> Connection {
+        subscribeImpl(sink)
+    }
+}
+
+private final class ZipLink<Element, Output> {
+    private var machine: ZipStateMachine<Element>
+    private let build: (((Int, Element) -> Void) -> Void) -> Output
+    private let output: Signal<Output>
+
+    init(
+        inputs: Int, build: @escaping (((Int, Element) -> Void) -> Void) -> Output, output: Signal<Output>
+    ) {
+        machine = ZipStateMachine(inputs: inputs)
+        self.build = build
+        self.output = output
+    }
+
+    func receive(_ element: Element, from input: Int) {
+        switch machine.receive(element, from: input) {
+        case .emit, .emitAndFinish:
+            output.send(build { visit in machine.popRow(visit) })
+        case .none, .finish:
+            break
+        }
+    }
+}
+
+private final class CombineLatestLink<Element, Output> {
+    private var machine: CombineLatestStateMachine<Element>
+    private let build: (((Int, Element) -> Void) -> Void) -> Output
+    private let output: Signal<Output>
+
+    init(
+        inputs: Int, build: @escaping (((Int, Element) -> Void) -> Void) -> Output, output: Signal<Output>
+    ) {
+        machine = CombineLatestStateMachine(inputs: inputs)
+        self.build = build
+        self.output = output
+    }
+
+    func receive(_ element: Element, from input: Int) {
+        switch machine.receive(element, from: input) {
+        case .emit:
+            output.send(build { visit in machine.forEachLatest(visit) })
+        case .none, .finish:
+            break
+        }
+    }
+}
+
+/// A source of each value paired with another source's latest; made by
+/// ``SourceType/withLatestFrom(_:)``.
+///
+/// Each subscription subscribes to the other source first, so that a value it sends as it
+/// is subscribed (an observable's current value) is there for this source's first value.
+public struct WithLatestFromSource<Base: SourceType, Other: SourceType>: SourceType {
+    let base: Base
+    let other: Other
+
+    /// Starts sending pairs to `sink`.
+    public func subscribe(_ sink: @escaping ((Base.Value, Other.Value)) -> Void) -> Connection {
+        var machine = LatestPairingStateMachine<Base.Value, Other.Value>()
+        let otherConnection = other.subscribe { machine.otherSent($0) }
+        let connection = base.subscribe { value in
+            if let pair = machine.mainSent(value) { sink(pair) }
+        }
+        return Connection(isolated: {
+            connection.disconnect()
+            otherConnection.disconnect()
+            machine.finish()
+        })
+    }
+}
+
+/// A source sampled by a trigger; made by ``SourceType/sample(on:)``.
+public struct SampledSource<Base: SourceType, Trigger: SourceType>: SourceType {
+    let base: Base
+    let trigger: Trigger
+
+    /// Starts sending sampled values to `sink`.
+    public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
+        var machine = LatestPairingStateMachine<Base.Value, Void>()
+        let connection = base.subscribe { machine.hold($0) }
+        let triggerConnection = trigger.subscribe { _ in
+            if let value = machine.sample() { sink(value) }
+        }
+        return Connection(isolated: {
+            triggerConnection.disconnect()
+            connection.disconnect()
+            machine.finish()
+        })
+    }
+}

@@ -1,0 +1,136 @@
+/// The rule of the flattening operators: `flatMap` (merge, with an optional maximum of inner
+/// streams at once), `concatMap` (one at a time, the rest queued) and `switchToLatest` /
+/// `flatMapLatest` (a new inner stream replaces the one before it at once).
+///
+/// The machine tracks the inner streams by ``InnerID``; its owner subscribes to an inner
+/// stream when told to, tags that subscription's values and end with its id, and asks the
+/// machine before passing a value on: a value of a replaced inner stream is dropped even if
+/// it was already on its way.
+///
+/// ```swift
+/// var machine = FlattenStateMachine<String>(.latest)
+/// guard case .subscribe(_, let first, _) = machine.outerSent("sw"),
+///     case .subscribe(_, let second, let releasing) = machine.outerSent("swift")
+/// else { return }
+/// // releasing == [first]: disconnect it. A value of it still on its way is dropped:
+/// let stale = machine.innerMaySend(first)    // false
+/// let fresh = machine.innerMaySend(second)   // true
+/// ```
+///
+/// The flattened stream ends when the outer stream has ended, no inner stream runs and none
+/// waits in the queue.
+public struct FlattenStateMachine<Outer> {
+    /// How inner streams run.
+    public enum Policy: Equatable, Sendable {
+        /// Every inner stream runs, at most `maximum` at once (`nil`: no limit); an outer value
+        /// that arrives at the limit waits, in order, until one ends.
+        case merge(maximum: Int?)
+        /// One inner stream at a time: `.merge(maximum: 1)`.
+        public static var concat: Policy { .merge(maximum: 1) }
+        /// A new outer value replaces the running inner stream at once.
+        case latest
+    }
+
+    /// Identifies one inner stream.
+    public struct InnerID: Hashable, Sendable, CustomStringConvertible {
+        let rawValue: UInt64
+        /// `inner` and its number.
+        public var description: String { "inner \(rawValue)" }
+    }
+
+    /// What to do after an event.
+    public enum Action {
+        /// Nothing now.
+        case none
+        /// Release the inner streams `releasing` (replaced), then subscribe to the inner
+        /// stream made from `value`, tagged `id`.
+        case subscribe(Outer, id: InnerID, releasing: [InnerID])
+        /// End the flattened stream.
+        case finish
+    }
+
+    /// The policy the machine follows.
+    public let policy: Policy
+    private var running: [InnerID] = []
+    private var waiting = FIFOBuffer<Outer>()
+    private var nextID: UInt64 = 0
+    private var outerEnded = false
+    /// Whether the flattened stream has ended.
+    public private(set) var isFinished = false
+
+    /// A machine that flattens by `policy`.
+    ///
+    /// - Precondition: a merge's maximum, if any, is at least 1.
+    public init(_ policy: Policy) {
+        if case .merge(let maximum?) = policy {
+            precondition(maximum >= 1, "flatMap needs a maximum of at least 1 inner stream, got \(maximum)")
+        }
+        self.policy = policy
+    }
+
+    /// The inner streams running, oldest first.
+    public var runningInners: [InnerID] { running }
+
+    /// The number of outer values waiting for a free place (merge with a maximum).
+    public var waitingCount: Int { waiting.count }
+
+    /// Takes in a value of the outer stream.
+    public mutating func outerSent(_ value: Outer) -> Action {
+        guard !isFinished else { return .none }
+        switch policy {
+        case .latest:
+            let replaced = running
+            running.removeAll(keepingCapacity: true)
+            return start(value, releasing: replaced)
+        case .merge(let maximum):
+            if let maximum, running.count >= maximum {
+                waiting.append(value)
+                return .none
+            }
+            return start(value, releasing: [])
+        }
+    }
+
+    /// Whether a value of inner stream `id` may pass: false once it was replaced, ended or
+    /// the whole stream ended.
+    public func innerMaySend(_ id: InnerID) -> Bool {
+        !isFinished && running.contains(id)
+    }
+
+    /// Takes in that inner stream `id` ended.
+    public mutating func innerFinished(_ id: InnerID) -> Action {
+        guard !isFinished, let index = running.firstIndex(of: id) else { return .none }
+        running.remove(at: index)
+        if let next = waiting.popFirst() { return start(next, releasing: []) }
+        return finishIfDone()
+    }
+
+    /// Takes in that the outer stream ended.
+    public mutating func outerFinished() -> Action {
+        guard !isFinished else { return .none }
+        outerEnded = true
+        return finishIfDone()
+    }
+
+    /// Ends at once, returning the inner streams to release: the owner's stream was
+    /// disconnected, or an inner stream failed.
+    public mutating func cancel() -> [InnerID] {
+        isFinished = true
+        waiting.removeAll()
+        defer { running.removeAll() }
+        return running
+    }
+
+    private mutating func start(_ value: Outer, releasing: [InnerID]) -> Action {
+        nextID += 1
+        let id = InnerID(rawValue: nextID)
+        running.append(id)
+        return .subscribe(value, id: id, releasing: releasing)
+    }
+
+    private mutating func finishIfDone() -> Action {
+        guard outerEnded, running.isEmpty, waiting.isEmpty else { return .none }
+        isFinished = true
+        return .finish
+    }
+}

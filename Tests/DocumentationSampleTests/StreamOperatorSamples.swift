@@ -1,0 +1,158 @@
+// swift-format-ignore-file
+// (The samples are kept exactly as the documentation writes them.)
+
+// The samples of the stream operators, their state machines, the completion vocabulary and
+// the marble kit, verbatim, with what they need around them.
+
+import Glue
+import ReactiveCore
+import ReactiveTesting
+import Testing
+
+// MARK: ReactiveCore's vocabulary and machines
+
+func completionSample(completion: Completion<any Error>) {
+    switch completion {
+    case .finished: print("done")
+    case .failed(let error): print("failed: \(error)")
+    case .interrupted: print("stopped before its end")
+    }
+}
+
+func streamEventSample(stream: some CompletableSubscribable<Int, Never>) {
+    let connection = stream.subscribe(events: { event in
+        switch event {
+        case .value(let value): print(value)
+        case .completion(let completion): print("ended: \(completion)")
+        }
+    })
+    connection.disconnect()
+}
+
+func printAll(_ stream: some CompletableSubscribable<Int, Never>) -> Connection {
+    stream.subscribe(events: { print($0) })
+}
+
+@Test func limitStateMachineSample() {
+    var machine = LimitStateMachine<Int>(.prefix(2))
+    _ = machine.receive(1)   // .pass(1)
+    _ = machine.receive(2)   // .passAndFinish(2): pass it, then end
+    _ = machine.receive(3)   // .drop: the machine has finished
+    #expect(machine.isFinished)
+}
+
+@Test func zipStateMachineSample() {
+    var machine = ZipStateMachine<Int>(inputs: 2)
+    _ = machine.receive(1, from: 0)   // .none: input 1 has nothing yet
+    if machine.receive(10, from: 1) == .emit {
+        var row: [Int] = []
+        machine.popRow { _, value in row.append(value) }   // row == [1, 10]
+    }
+    #expect(machine.receive(2, from: 0) == .none)
+}
+
+@Test func combineLatestStateMachineSample() {
+    var machine = CombineLatestStateMachine<Int>(inputs: 2)
+    _ = machine.receive(1, from: 0)   // .none: input 1 has sent nothing
+    if machine.receive(10, from: 1) == .emit {
+        machine.forEachLatest { input, value in print(input, value) }   // 0 1, then 1 10
+    }
+}
+
+@Test func latestPairingSample() {
+    var machine = LatestPairingStateMachine<String, Int>()
+    machine.otherSent(1)
+    let pair = machine.mainSent("a")   // ("a", 1)
+    #expect(pair?.1 == 1)
+}
+
+@Test func flattenStateMachineSample() {
+    var machine = FlattenStateMachine<String>(.latest)
+    guard case .subscribe(_, let first, _) = machine.outerSent("sw"),
+        case .subscribe(_, let second, let releasing) = machine.outerSent("swift")
+    else { return }
+    // releasing == [first]: disconnect it. A value of it still on its way is dropped:
+    let stale = machine.innerMaySend(first)    // false
+    let fresh = machine.innerMaySend(second)   // true
+    #expect(releasing == [first] && !stale && fresh)
+}
+
+@Test func collectStateMachineSample() {
+    var machine = CollectStateMachine<Int>(count: 2)
+    _ = machine.receive(1)   // nil
+    _ = machine.receive(2)   // [1, 2]
+    _ = machine.receive(3)   // nil
+    _ = machine.finish()     // [3]
+}
+
+@Test func pairwiseStateMachineSample() {
+    var machine = PairwiseStateMachine<Int>()
+    _ = machine.receive(1)   // nil
+    _ = machine.receive(2)   // (1, 2)
+}
+
+// MARK: Glue's operators
+
+@Test func glueLimitSamples() {
+    let clicks = Signal<Void>()
+    let progress = Signal<Double>()
+    let cancelTaps = Signal<Void>()
+    let firstThree = clicks.prefix(3)
+    let untilCancelled = progress.prefix(untilOutputFrom: cancelTaps)
+    _ = (firstThree, untilCancelled)
+}
+
+@Test func glueShapingSamples() {
+    let typed = Signal<String>()
+    let positions = Signal<Int>()
+    let rows = Signal<String>()
+    let queries = typed.prepend("")   // starts every subscriber from an empty query
+    let moves = positions.pairwise().map { from, to in to - from }
+    let pages = rows.collect(50)
+    _ = (queries, moves, pages)
+}
+
+@Test func glueCombiningSamples() {
+    let requests = Signal<Int>()
+    let responses = Signal<String>()
+    let name = Variable("")
+    let password = Variable("")
+    let submitTaps = Signal<Void>()
+    let form = Variable("draft")
+    let positions = Signal<Int>()
+    let frames = Signal<Void>()
+    let pairs = requests.zip(responses)   // (request 1, response 1), (request 2, response 2), ...
+    let canSubmit = name.futureValues.combineLatest(password.futureValues)
+        .map { name, password in !name.isEmpty && password.count >= 8 }
+    let submissions = submitTaps.withLatestFrom(form.futureValues).map { _, form in form }
+    let shown = positions.sample(on: frames)
+    _ = (pairs, canSubmit, submissions, shown)
+}
+
+// MARK: The marble kit
+
+@Test func prefixStopsAfterTwo() {
+    let marbles = MarbleTest()
+    let input = Signal<String>()
+    marbles.play("-a-b-c-d", into: input.send)
+    let output = marbles.record(input.prefix(2))
+    marbles.run()
+    marbles.expect(output, "-a-b")
+}
+
+@Test func zipWaitsForPartners() {
+    let marbles = MarbleTest()
+    let letters = Signal<String>()
+    let numbers = Signal<String>()
+    marbles.play("-a-b---c", into: letters.send)
+    marbles.play("--1-2-3-", into: numbers.send)
+    let pairs = marbles.record(letters.zip(numbers).map { $0 + $1 })
+    marbles.run()
+    marbles.expect(pairs, "--[a1]-[b2]--[c3]")
+}
+
+@Test func marbleDiagramSample() throws {
+    let diagram = try MarbleDiagram(parsing: "-a-(bc)-|")
+    // diagram.events: a at 1, b and c at 3, finished at 5
+    #expect(diagram.events.map(\.tick) == [1, 3, 3, 5])
+}

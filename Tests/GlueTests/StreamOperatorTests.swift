@@ -1,0 +1,349 @@
+import Glue
+import ReactiveCore
+import ReactiveTesting
+import TestSupport
+import Testing
+
+@Suite("Glue: stream operators, as marbles")
+struct StreamOperatorTests {
+    @Test("prefix sends the first values, then lets go of its input in the delivery of the last")
+    func prefix() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        marbles.play("-a-b-c-d", into: input.send)
+        var subscribersAtB: Int?
+        let firstTwo = marbles.record(
+            input.prefix(2).map { value in
+                if value == "b" { subscribersAtB = input.subscriberCount }
+                return value
+            })
+        let none = marbles.record(input.prefix(0))
+        let alias = marbles.record(input.take(first: 3))
+        marbles.run()
+        marbles.expect(firstTwo, "-a-b")
+        marbles.expect(none, "")
+        marbles.expect(alias, "-a-b-c")
+        // When b is passed on, prefix(2) has already let go: take(first: 3) is the only one left.
+        #expect(subscribersAtB == 1)
+        #expect(input.subscriberCount == 0)
+    }
+
+    @Test("prefix(while:), first() and first(where:) stop at their value")
+    func prefixWhileAndFirst() {
+        let marbles = MarbleTest()
+        let input = Signal<Int>()
+        let values = ["1": 1, "2": 2, "3": 3, "4": 4]
+        marbles.play("-1-2-3-4-1", values: values, into: input.send)
+        let small = marbles.record(input.prefix(while: { $0 < 3 }))
+        let first = marbles.record(input.first())
+        let firstEven = marbles.record(input.first(where: { $0.isMultiple(of: 2) }))
+        marbles.run()
+        marbles.expect(small, "-1-2", values: values)
+        marbles.expect(first, "-1", values: values)
+        marbles.expect(firstEven, "---2", values: values)
+        #expect(input.subscriberCount == 0)
+    }
+
+    @Test("prefix(untilOutputFrom:) stops when the trigger sends, and lets go of both")
+    func prefixUntil() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        let trigger = Signal<String>()
+        marbles.play("-a-b-c-d", into: input.send)
+        marbles.play("----x---", into: trigger.send)
+        let output = marbles.record(input.prefix(untilOutputFrom: trigger))
+        let alias = marbles.record(input.take(until: trigger))
+        marbles.run()
+        marbles.expect(output, "-a-b")
+        marbles.expect(alias, "-a-b")
+        #expect(input.subscriberCount == 0)
+        #expect(trigger.subscriberCount == 0)
+    }
+
+    @Test("dropFirst, drop(while:) and drop(untilOutputFrom:) skip, then pass everything")
+    func drops() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        let trigger = Signal<Void>()
+        marbles.play("-a-b-c-a", into: input.send)
+        marbles.play("---x", into: { _ in trigger.send() })
+        let dropTwo = marbles.record(input.dropFirst(2))
+        let dropOne = marbles.record(input.dropFirst())
+        let dropWhileA = marbles.record(input.drop(while: { $0 == "a" }))
+        let dropUntil = marbles.record(input.drop(untilOutputFrom: trigger))
+        var triggerSubscribersAtEnd: Int?
+        let probe = marbles.scheduler.schedule(
+            after: .seconds(7), isolated: { triggerSubscribersAtEnd = trigger.subscriberCount })
+        marbles.run()
+        marbles.expect(dropTwo, "-----c-a")
+        marbles.expect(dropOne, "---b-c-a")
+        marbles.expect(dropWhileA, "---b-c-a")
+        // At tick 3 the input sends before the trigger (it was played first): b is dropped.
+        marbles.expect(dropUntil, "-----c-a")
+        _ = probe
+        #expect(triggerSubscribersAtEnd == 0, "drop(untilOutputFrom:) lets go of its trigger once it sent")
+    }
+
+    @Test("prepend starts each subscriber with its values; pairwise pairs; collect gathers")
+    func shaping() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        marbles.play("-a-b-c-d-e", into: input.send)
+        let prepended = marbles.record(input.prepend("x", "y"))
+        let started = marbles.record(input.startWith("s"))
+        let pairs = marbles.record(input.pairwise().map { "\($0)\($1)" })
+        let previous = marbles.record(input.combinePrevious("z").map { "\($0)\($1)" })
+        let batches = marbles.record(input.collect(2).map { $0.joined() })
+        marbles.run()
+        marbles.expect(prepended, "(xy)a-b-c-d-e")
+        marbles.expect(started, "sa-b-c-d-e")
+        marbles.expect(pairs, "---[ab]-[bc]-[cd]-[de]")
+        marbles.expect(previous, "-[za]-[ab]-[bc]-[cd]-[de]")
+        marbles.expect(batches, "---[ab]---[cd]")
+    }
+
+    @Test("zip pairs the n-th values; values wait for their partner")
+    func zip() {
+        let marbles = MarbleTest()
+        let letters = Signal<String>()
+        let numbers = Signal<Int>()
+        let signs = Signal<String>()
+        marbles.play("-a-b---c-d", into: letters.send)
+        marbles.play("--1-2-3", values: ["1": 1, "2": 2, "3": 3], into: numbers.send)
+        marbles.play("------+-", into: signs.send)
+        let pairs = marbles.record(letters.zip(numbers).map { "\($0)\($1)" })
+        let triples = marbles.record(letters.zip(numbers, signs).map { "\($0)\($1)\($2)" })
+        let all = marbles.record(
+            Source.zip([letters.source, letters.map { $0.uppercased() }.source]).map { $0.joined() })
+        marbles.run()
+        marbles.expect(pairs, "--[a1]-[b2]--[c3]")
+        marbles.expect(triples, "------[a1+]")
+        marbles.expect(all, "-[aA]-[bB]---[cC]-[dD]")
+    }
+
+    @Test("combineLatest sends the latest of each once all have sent")
+    func combineLatest() {
+        let marbles = MarbleTest()
+        let letters = Signal<String>()
+        let digits = Signal<String>()
+        let signs = Signal<String>()
+        marbles.play("-a-b---c", into: letters.send)
+        marbles.play("---1-2--", into: digits.send)
+        marbles.play("--+-----", into: signs.send)
+        let pairs = marbles.record(letters.combineLatest(digits).map { $0 + $1 })
+        let triples = marbles.record(letters.combineLatest(digits, signs).map { $0 + $1 + $2 })
+        let all = marbles.record(Source.combineLatest([letters.source, digits.source]).map { $0.joined() })
+        marbles.run()
+        // At tick 3, b comes before 1 (letters were played first): a is never paired.
+        marbles.expect(pairs, "---[b1]-[b2]-[c2]")
+        marbles.expect(triples, "---[b1+]-[b2+]-[c2+]")
+        marbles.expect(all, "---[b1]-[b2]-[c2]")
+    }
+
+    @Test("withLatestFrom pairs each value with the other's latest; sample sends what arrived since")
+    func latestPairing() {
+        let marbles = MarbleTest()
+        let taps = Signal<String>()
+        let form = Signal<String>()
+        let frames = Signal<String>()
+        marbles.play("-a---b-c", into: taps.send)
+        marbles.play("--1-2--3", into: form.send)
+        marbles.play("--x-x-xx", into: frames.send)
+        let submitted = marbles.record(taps.withLatestFrom(form).map { $0 + $1 })
+        let sampled = marbles.record(taps.sample(on: frames))
+        marbles.run()
+        marbles.expect(submitted, "-----[b2]-[c2]")
+        marbles.expect(sampled, "--a---bc")
+    }
+
+    @Test("the diagrams of the StreamOperators article")
+    func articleDiagrams() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        let trigger = Signal<String>()
+        let letters = Signal<String>()
+        let numbers = Signal<String>()
+        let taps = Signal<String>()
+        let form = Signal<String>()
+        let frames = Signal<String>()
+        marbles.play("-a-b-c-d", into: input.send)
+        marbles.play("----x---", into: trigger.send)
+        marbles.play("-a-b---c", into: letters.send)
+        marbles.play("--1-2-3-", into: numbers.send)
+        marbles.play("-a---b-c", into: taps.send)
+        marbles.play("--1-2--3", into: form.send)
+        marbles.play("--x-x-xx", into: frames.send)
+        let limited = [
+            (marbles.record(input.prefix(2)), "-a-b"),
+            (marbles.record(input.take(first: 2)), "-a-b"),
+            (marbles.record(input.prefix(while: { $0 < "c" })), "-a-b"),
+            (marbles.record(input.first(where: { $0 > "a" })), "---b"),
+            (marbles.record(input.dropFirst(2)), "-----c-d"),
+            (marbles.record(input.drop(while: { $0 < "c" })), "-----c-d"),
+            (marbles.record(input.prefix(untilOutputFrom: trigger)), "-a-b"),
+            (marbles.record(input.take(until: trigger)), "-a-b"),
+            (marbles.record(input.drop(untilOutputFrom: trigger)), "-----c-d"),
+            (marbles.record(input.prepend("x", "y")), "(xy)a-b-c-d"),
+            (marbles.record(input.pairwise().map { $0 + $1 }), "---[ab]-[bc]-[cd]"),
+            (marbles.record(input.combinePrevious("z").map { $0 + $1 }), "-[za]-[ab]-[bc]-[cd]"),
+            (marbles.record(input.collect(2).map { $0.joined() }), "---[ab]---[cd]"),
+            (marbles.record(letters.zip(numbers).map { $0 + $1 }), "--[a1]-[b2]--[c3]"),
+            (marbles.record(letters.combineLatest(numbers).map { $0 + $1 }), "--[a1][b1][b2]-[b3][c3]"),
+            (marbles.record(taps.withLatestFrom(form).map { $0 + $1 }), "-----[b2]-[c2]"),
+            (marbles.record(taps.sample(on: frames)), "--a---bc"),
+        ]
+        marbles.run()
+        for (recording, diagram) in limited { marbles.expect(recording, diagram) }
+    }
+
+    @Test("a sink that sends into a zipped input gets the new row after the current one, never nested")
+    func zipReentrant() {
+        let left = Signal<Int>()
+        let right = Signal<Int>()
+        var log: [String] = []
+        var depth = 0
+        let connection = left.zip(right).subscribe { a, b in
+            depth += 1
+            defer { depth -= 1 }
+            log.append("\(a)\(b) at depth \(depth)")
+            if a == 1 {
+                left.send(2)
+                right.send(20)
+                log.append("sent")
+            }
+        }
+        left.send(1)
+        right.send(10)
+        #expect(log == ["110 at depth 1", "sent", "220 at depth 1"])
+        connection.disconnect()
+        #expect(left.subscriberCount == 0 && right.subscriberCount == 0)
+    }
+
+    @Test("a sink that disconnects its prefix during a delivery receives nothing more")
+    func disconnectDuringDelivery() {
+        let input = Signal<Int>()
+        var received: [Int] = []
+        var connection: Connection?
+        connection = input.prefix(5).subscribe { value in
+            received.append(value)
+            if value == 2 { connection?.disconnect() }
+            if value < 10 { input.send(value + 10) }
+        }
+        input.send(1)
+        input.send(2)
+        input.send(3)
+        #expect(received == [1, 11, 2])
+        #expect(input.subscriberCount == 0)
+    }
+
+    @Test("a trigger that sends as it is subscribed ends prefix(untilOutputFrom:) before the input is subscribed")
+    func immediateTrigger() {
+        let input = Signal<Int>()
+        let trigger = Source<Int>.merge(Signal<Int>().source).prepend(0)
+        var received: [Int] = []
+        let connection = input.prefix(untilOutputFrom: trigger).subscribe { received.append($0) }
+        input.send(1)
+        #expect(received.isEmpty)
+        #expect(input.subscriberCount == 0)
+        connection.disconnect()
+    }
+
+    @Test("the operators hold their inputs only while subscribed: all freed after disconnection")
+    func freedAfterTeardown() {
+        weak var weakInput: Signal<Int>?
+        weak var weakOther: Signal<Int>?
+        do {
+            let input = Signal<Int>()
+            let other = Signal<Int>()
+            weakInput = input
+            weakOther = other
+            let connections = [
+                input.zip(other).subscribe { _ in },
+                input.combineLatest(other).subscribe { _ in },
+                input.withLatestFrom(other).subscribe { _ in },
+                input.sample(on: other).subscribe { _ in },
+                input.prefix(untilOutputFrom: other).subscribe { _ in },
+                input.drop(untilOutputFrom: other).subscribe { _ in },
+                input.pairwise().subscribe { _ in },
+                input.collect(3).subscribe { _ in },
+            ]
+            input.send(1)
+            other.send(2)
+            for connection in connections { connection.disconnect() }
+        }
+        #expect(weakInput == nil)
+        #expect(weakOther == nil)
+    }
+
+    @Test("random marbles through prefix, dropFirst, pairwise, collect and zip match plain-array references")
+    func model() {
+        var random = SeededGenerator(seed: 39)
+        for _ in 0..<200 {
+            let length = Int.random(in: 0...12, using: &random)
+            let values = (0..<length).map { _ in Int.random(in: 0...9, using: &random) }
+            let count = Int.random(in: 0...4, using: &random)
+            let input = Signal<Int>()
+            let other = Signal<Int>()
+            let otherValues = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                Int.random(in: 0...9, using: &random)
+            }
+            var prefixed: [Int] = []
+            var dropped: [Int] = []
+            var pairs: [[Int]] = []
+            var batches: [[Int]] = []
+            var zipped: [[Int]] = []
+            let connections = [
+                input.prefix(count).subscribe { prefixed.append($0) },
+                input.dropFirst(count).subscribe { dropped.append($0) },
+                input.pairwise().subscribe { pairs.append([$0, $1]) },
+                input.collect(max(count, 1)).subscribe { batches.append($0) },
+                input.zip(other).subscribe { zipped.append([$0, $1]) },
+            ]
+            // The two inputs interleave at random.
+            var left = values[...]
+            var right = otherValues[...]
+            while !left.isEmpty || !right.isEmpty {
+                if !left.isEmpty, right.isEmpty || Bool.random(using: &random) {
+                    input.send(left.removeFirst())
+                } else {
+                    other.send(right.removeFirst())
+                }
+            }
+            #expect(prefixed == Array(values.prefix(count)))
+            #expect(dropped == Array(values.dropFirst(count)))
+            #expect(pairs == Swift.zip(values, values.dropFirst()).map { [$0, $1] })
+            let size = max(count, 1)
+            #expect(
+                batches
+                    == stride(from: 0, to: values.count - values.count % size, by: size).map {
+                        Array(values[$0..<$0 + size])
+                    })
+            #expect(zipped == Swift.zip(values, otherValues).map { [$0, $1] })
+            for connection in connections { connection.disconnect() }
+        }
+    }
+
+    @Test("a negative prefix is a precondition failure")
+    func negativePrefix() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().prefix(-1)
+        }
+        expectStandardError(of: result, contains: "prefix(_:) needs a count of zero or more, got -1")
+    }
+
+    @Test("collect(0) is a precondition failure")
+    func collectZero() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().collect(0)
+        }
+        expectStandardError(of: result, contains: "Glue: collect(_:) needs a count of at least 1, got 0")
+    }
+
+    @Test("zip of no sources is a precondition failure")
+    func zipOfNothing() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Source<Int>.zip([])
+        }
+        expectStandardError(of: result, contains: "Glue: zip and combineLatest need at least one source")
+    }
+}
