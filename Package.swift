@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
-        .testTarget(name: "CycleTests", dependencies: ["Cycle", "TestSupport", "ExampleSupport"]),
+        .testTarget(name: "CycleTests", dependencies: ["Cycle", "ReactiveTesting", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),
     ] + documentationSamples,

@@ -19,7 +19,9 @@ struct StreamOperatorTests {
             })
         let none = marbles.record(input.prefix(0))
         let alias = marbles.record(input.take(first: 3))
+        let connection = input.prefix(1).subscribe { _ in }
         marbles.run()
+        #expect(!connection.isConnected, "a prefix that stopped reports its connection disconnected")
         marbles.expect(firstTwo, "-a-b")
         marbles.expect(none, "")
         marbles.expect(alias, "-a-b-c")

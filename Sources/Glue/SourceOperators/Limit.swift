@@ -79,7 +79,8 @@ extension SourceType {
 ///
 /// Each subscription limits on its own, by ReactiveCore's `LimitStateMachine`. When the
 /// rule says the values are over, the subscription disconnects from the base (and from the
-/// trigger) at once, before it passes the last value on, and sends nothing more.
+/// trigger) at once, before it passes the last value on, and sends nothing more; its
+/// connection then reports itself disconnected.
 public struct LimitedSource<Base: SourceType>: SourceType {
     let base: Base
     let rule: LimitStateMachine<Base.Value>.Rule
@@ -102,8 +103,10 @@ public struct LimitedSource<Base: SourceType>: SourceType {
     /// Starts sending the limited values to `sink`.
     public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
         let link = LimitLink(LimitStateMachine(rule), sink: sink)
+        let connection = Connection(isolated: { link.end() })
+        link.connection = connection
         link.connect(base: base, trigger: trigger)
-        return Connection(isolated: { link.end() })
+        return connection
     }
 }
 
@@ -114,6 +117,9 @@ final class LimitLink<Value> {
     private let sink: (Value) -> Void
     private var upstream: Connection?
     private var triggerConnection: Connection?
+    /// The subscriber's connection, disconnected when the values are over so that it reports
+    /// the stop. Weak: the connection holds the link until it disconnects.
+    weak var connection: Connection?
 
     init(_ machine: LimitStateMachine<Value>, sink: @escaping (Value) -> Void) {
         self.machine = machine
@@ -137,19 +143,19 @@ final class LimitLink<Value> {
         case .pass(let value):
             sink(value)
         case .passAndFinish(let value):
-            end()
+            stop()
             sink(value)
         case .drop:
             break
         case .finish:
-            end()
+            stop()
         }
     }
 
     private func triggerFired() {
         switch machine.triggerFired() {
         case .finish:
-            end()
+            stop()
         case .releaseTrigger:
             releaseTrigger()
         case .none:
@@ -157,7 +163,12 @@ final class LimitLink<Value> {
         }
     }
 
-    /// Stops: the values are over, or the subscription was disconnected.
+    /// The values are over: disconnects the subscriber's connection, which ends the link.
+    private func stop() {
+        if let connection { connection.disconnect() } else { end() }
+    }
+
+    /// Ends: the values are over, or the subscription was disconnected.
     func end() {
         machine.finish()
         releaseTrigger()

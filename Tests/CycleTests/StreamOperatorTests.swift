@@ -1,0 +1,324 @@
+import Cycle
+import ReactiveCore
+import ReactiveTesting
+import TestSupport
+import Testing
+
+@Suite("Cycle: event streams that finish, and their operators, as marbles")
+struct StreamOperatorTests {
+    /// A subject and the function that plays a diagram's events into it.
+    final class Input<Value> {
+        let subject = EventSubject<Value>()
+        var stream: EventStream<Value> { subject.stream }
+        func send(_ event: StreamEvent<Value, Never>) { subject.send(event: event) }
+    }
+
+    @Test("a subject finishes once: its subscribers get the end, later ones get it at once, later values are dropped")
+    func subjectFinishes() {
+        let subject = EventSubject<Int>()
+        var log: [String] = []
+        let connection = subject.stream.subscribe({ log.append("\($0)") }, onCompleted: { log.append("end") })
+        subject.send(1)
+        subject.finish()
+        subject.send(2)
+        subject.finish()
+        #expect(log == ["1", "end"])
+        #expect(subject.subscriberCount == 0, "the end releases the subscription")
+        var late: [String] = []
+        _ = subject.stream.subscribe({ late.append("\($0)") }, onCompleted: { late.append("end") })
+        #expect(late == ["end"])
+        #expect(!connection.isConnected, "the end disconnects the subscriber's connection")
+    }
+
+    @Test("events after a stream's completion are dropped, and its connection is released at the end")
+    func gate() {
+        var released = false
+        let unruly = EventStream<Int>(subscribeEvents: { sink in
+            sink(.value(1))
+            sink(.completion(.finished))
+            sink(.value(2))
+            sink(.completion(.finished))
+            return Connection(isolated: { released = true })
+        })
+        let recording = unruly.record()
+        #expect(recording.values == [1])
+        #expect(released, "a stream that finished while being subscribed is released at once")
+        var events: [StreamEvent<Int, Never>] = []
+        _ = unruly.subscribe(events: { events.append($0) })
+        #expect(events == [.value(1), .completion(.finished)])
+    }
+
+    @Test("map, filter, compactMap pass the end on; merge ends when every input has; of, from and empty end at once")
+    func basics() {
+        let marbles = MarbleTest()
+        let a = Input<String>()
+        let b = Input<String>()
+        marbles.play("-a-b-|", events: a.send)
+        marbles.play("--x----y|", events: b.send)
+        let mapped = marbles.record(a.stream.map { $0.uppercased() })
+        let filtered = marbles.record(a.stream.filter { $0 != "a" })
+        let merged = marbles.record(EventStream.merge(a.stream, b.stream))
+        let of = marbles.record(EventStream.of("p", "q"))
+        let empty = marbles.record(EventStream<String>.empty)
+        let never = marbles.record(EventStream<String>.never)
+        marbles.run()
+        marbles.expect(mapped, "-A-B-|")
+        marbles.expect(filtered, "---b-|")
+        marbles.expect(merged, "-axb---y|")
+        marbles.expect(of, "(pq|)")
+        marbles.expect(empty, "|")
+        marbles.expect(never, "")
+    }
+
+    @Test("limiting: prefix, first, prefix(while:), endWhen end early; drops skip; all release their inputs")
+    func limiting() {
+        let marbles = MarbleTest()
+        let input = Input<String>()
+        let trigger = Input<String>()
+        marbles.play("-a-b-c-d|", events: input.send)
+        marbles.play("----x----", events: trigger.send)
+        let cases = [
+            (marbles.record(input.stream.prefix(2)), "-a-(b|)"),
+            (marbles.record(input.stream.take(2)), "-a-(b|)"),
+            (marbles.record(input.stream.prefix(0)), "|"),
+            (marbles.record(input.stream.prefix(9)), "-a-b-c-d|"),
+            (marbles.record(input.stream.first()), "-(a|)"),
+            (marbles.record(input.stream.first(where: { $0 > "b" })), "-----(c|)"),
+            (marbles.record(input.stream.prefix(while: { $0 < "c" })), "-a-b-|"),
+            (marbles.record(input.stream.prefix(untilOutputFrom: trigger.stream)), "-a-b|"),
+            (marbles.record(input.stream.endWhen(trigger.stream)), "-a-b|"),
+            (marbles.record(input.stream.dropFirst(2)), "-----c-d|"),
+            (marbles.record(input.stream.drop(2)), "-----c-d|"),
+            (marbles.record(input.stream.drop(while: { $0 < "c" })), "-----c-d|"),
+            (marbles.record(input.stream.drop(untilOutputFrom: trigger.stream)), "-----c-d|"),
+        ]
+        var subscribers: [Int] = []
+        let probe = marbles.scheduler.schedule(
+            after: .milliseconds(5500),
+            isolated: { subscribers = [input.subject.subscriberCount, trigger.subject.subscriberCount] })
+        marbles.run()
+        for (recording, diagram) in cases { marbles.expect(recording, diagram) }
+        // After c: the four drops and prefix(9) hold the input, nothing else; the
+        // drop(untilOutputFrom:) released its trigger at tick 4, and prefix(untilOutputFrom:)
+        // and endWhen theirs when it ended them.
+        #expect(subscribers == [5, 0])
+        _ = probe
+    }
+
+    @Test("shaping: prepend, append, pairwise, collect, last, reduce, scan, fold, removeDuplicates")
+    func shaping() {
+        let marbles = MarbleTest()
+        let input = Input<String>()
+        marbles.play("-a-b-b-c|", events: input.send)
+        let empty = Input<String>()
+        marbles.play("--|", events: empty.send)
+        let cases = [
+            (marbles.record(input.stream.prepend("x", "y")), "(xy)a-b-b-c|"),
+            (marbles.record(input.stream.startWith("s")), "sa-b-b-c|"),
+            (marbles.record(input.stream.append("z")), "-a-b-b-c(z|)"),
+            (marbles.record(input.stream.pairwise().map { $0 + $1 }), "---[ab]-[bb]-[bc]|"),
+            (marbles.record(input.stream.combinePrevious("w").map { $0 + $1 }), "-[wa]-[ab]-[bb]-[bc]|"),
+            (marbles.record(input.stream.collect(3).map { $0.joined() }), "-----[abb]--(c|)"),
+            (marbles.record(input.stream.collect().map { $0.joined() }), "--------([abbc]|)"),
+            (marbles.record(input.stream.last()), "--------(c|)"),
+            (marbles.record(empty.stream.last()), "--|"),
+            (marbles.record(input.stream.reduce("") { $0 + $1 }), "--------([abbc]|)"),
+            (marbles.record(input.stream.scan("") { $0 + $1 }), "-a-[ab]-[abb]-[abbc]|"),
+            (marbles.record(input.stream.fold("") { $0 + $1 }), "[]a-[ab]-[abb]-[abbc]|"),
+            (marbles.record(input.stream.removeDuplicates()), "-a-b---c|"),
+            (marbles.record(input.stream.dropRepeats()), "-a-b---c|"),
+        ]
+        marbles.run()
+        for (recording, diagram) in cases { marbles.expect(recording, diagram) }
+    }
+
+    @Test(
+        "combining: zip ends when an ended input is used up; combineLatest when all end; withLatestFrom with its input")
+    func combining() {
+        let marbles = MarbleTest()
+        let letters = Input<String>()
+        let numbers = Input<String>()
+        let signs = Input<String>()
+        let silent = Input<String>()
+        marbles.play("-a-b---c|", events: letters.send)
+        marbles.play("--1-2|", events: numbers.send)
+        marbles.play("---+-----", events: signs.send)
+        marbles.play("--|", events: silent.send)
+        let cases = [
+            (marbles.record(letters.stream.zip(numbers.stream).map { $0 + $1 }), "--[a1]-[b2]|"),
+            (marbles.record(letters.stream.zip(numbers.stream, signs.stream).map { $0 + $1 + $2 }), "---[a1+]"),
+            (marbles.record(EventStream.zip([letters.stream, numbers.stream]).map { $0.joined() }), "--[a1]-[b2]|"),
+            (
+                marbles.record(letters.stream.combineLatest(numbers.stream).map { $0 + $1 }),
+                "--[a1][b1][b2]--[c2]|"
+            ),
+            (marbles.record(letters.stream.combineLatest(silent.stream).map { $0 + $1 }), "--|"),
+            (
+                marbles.record(EventStream.combineLatest([letters.stream, numbers.stream]).map { $0.joined() }),
+                "--[a1][b1][b2]--[c2]|"
+            ),
+            (marbles.record(letters.stream.withLatestFrom(numbers.stream).map { $0 + $1 }), "---[b1]---[c2]|"),
+            (marbles.record(letters.stream.sampleCombine(numbers.stream).map { $0 + $1 }), "---[b1]---[c2]|"),
+            (marbles.record(letters.stream.sample(on: numbers.stream)), "--a-b|"),
+        ]
+        marbles.run()
+        for (recording, diagram) in cases { marbles.expect(recording, diagram) }
+    }
+
+    @Test("flattening: merge, merge with a maximum, concat and latest, with inner streams that end")
+    func flattening() {
+        let marbles = MarbleTest()
+        let outer = Input<String>()
+        marbles.play("-a-b-c---|", events: outer.send)
+        // Each inner stream sends its letter twice, two ticks apart, then ends.
+        func inner(_ letter: String) -> EventStream<String> {
+            let subject = EventSubject<String>()
+            return EventStream(subscribeEvents: { sink in
+                let connection = subject.stream.subscribe(events: sink)
+                let timers = [
+                    marbles.scheduler.schedule(after: .seconds(1), isolated: { subject.send(letter) }),
+                    marbles.scheduler.schedule(after: .seconds(3), isolated: { subject.send(letter.uppercased()) }),
+                    marbles.scheduler.schedule(after: .seconds(3), isolated: { subject.finish() }),
+                ]
+                return Connection(isolated: {
+                    connection.disconnect()
+                    for timer in timers { timer.disconnect() }
+                })
+            })
+        }
+        let merged = marbles.record(outer.stream.flatMap(inner))
+        let two = marbles.record(outer.stream.flatMap(maxConcurrent: 1, inner))
+        let concat = marbles.record(outer.stream.concatMap(inner))
+        let latest = marbles.record(outer.stream.flatMapLatest(inner))
+        let switched = marbles.record(outer.stream.map(inner).switchToLatest())
+        marbles.run()
+        marbles.expect(merged, "--a-(Ab)-(Bc)-C|")
+        marbles.expect(two, "--a-Ab-Bc-(C|)")
+        marbles.expect(concat, "--a-Ab-Bc-(C|)")
+        marbles.expect(latest, "--a-b-c-C|")
+        marbles.expect(switched, "--a-b-c-C|")
+    }
+
+    @Test("a replaced inner stream is released at once; disconnecting releases the outer and every inner")
+    func flattenReleases() {
+        let outer = EventSubject<Int>()
+        let inners = [EventSubject<String>(), EventSubject<String>()]
+        var received: [String] = []
+        let connection = outer.stream.flatMapLatest { inners[$0].stream }.subscribe { received.append($0) }
+        outer.send(0)
+        inners[0].send("a")
+        outer.send(1)
+        #expect(inners[0].subscriberCount == 0)
+        inners[0].send("stale")
+        inners[1].send("b")
+        #expect(received == ["a", "b"])
+        connection.disconnect()
+        #expect(outer.subscriberCount == 0 && inners[1].subscriberCount == 0)
+    }
+
+    @Test("a sink that sends into a flattened stream's inner during a delivery gets the value after, never nested")
+    func flattenReentrant() {
+        let outer = EventSubject<Int>()
+        let inner = EventSubject<Int>()
+        let other = EventSubject<Int>()
+        var log: [String] = []
+        var depth = 0
+        let connection = outer.stream.flatMap { $0 == 0 ? inner.stream : other.stream }.subscribe { value in
+            depth += 1
+            defer { depth -= 1 }
+            log.append("\(value)@\(depth)")
+            if value == 1 { other.send(2) }
+        }
+        outer.send(0)
+        outer.send(1)
+        inner.send(1)
+        #expect(log == ["1@1", "2@1"])
+        connection.disconnect()
+    }
+
+    @Test(
+        "random marbles through prefix, dropFirst, zip, combineLatest, collect and reduce match plain-array references")
+    func model() {
+        var random = SeededGenerator(seed: 43)
+        for _ in 0..<200 {
+            let left = (0..<Int.random(in: 0...8, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
+            let right = (0..<Int.random(in: 0...8, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
+            let count = Int.random(in: 0...4, using: &random)
+            let a = EventSubject<Int>()
+            let b = EventSubject<Int>()
+            let prefixed = a.stream.prefix(count).record()
+            let dropped = a.stream.dropFirst(count).record()
+            let zipped = a.stream.zip(b.stream).map { [$0, $1] }.record()
+            let combined = a.stream.combineLatest(b.stream).map { [$0, $1] }.record()
+            let collected = a.stream.collect(max(count, 1)).record()
+            let total = a.stream.reduce(0, +).record()
+            // The reference for combineLatest: the latest of each side, after each value once both sent.
+            var latest: (Int?, Int?) = (nil, nil)
+            var combinedReference: [[Int]] = []
+            var restLeft = left[...]
+            var restRight = right[...]
+            while !restLeft.isEmpty || !restRight.isEmpty {
+                if !restLeft.isEmpty, restRight.isEmpty || Bool.random(using: &random) {
+                    let value = restLeft.removeFirst()
+                    a.send(value)
+                    latest.0 = value
+                } else {
+                    let value = restRight.removeFirst()
+                    b.send(value)
+                    latest.1 = value
+                }
+                if let l = latest.0, let r = latest.1 { combinedReference.append([l, r]) }
+            }
+            a.finish()
+            b.finish()
+            #expect(prefixed.values == Array(left.prefix(count)))
+            #expect(dropped.values == Array(left.dropFirst(count)))
+            #expect(zipped.values == Swift.zip(left, right).map { [$0, $1] })
+            #expect(combined.values == combinedReference)
+            let size = max(count, 1)
+            #expect(
+                collected.values
+                    == stride(from: 0, to: left.count, by: size).map { Array(left[$0..<min($0 + size, left.count)]) })
+            #expect(total.values == [left.reduce(0, +)])
+        }
+    }
+
+    @Test("everything an operator holds is freed after the end or the disconnection")
+    func freed() {
+        weak var weakSubject: EventSubject<Int>?
+        do {
+            let subject = EventSubject<Int>()
+            weakSubject = subject
+            let other = EventSubject<Int>()
+            let connections = [
+                subject.stream.zip(other.stream).subscribe { _ in },
+                subject.stream.combineLatest(other.stream).subscribe { _ in },
+                subject.stream.withLatestFrom(other.stream).subscribe { _ in },
+                subject.stream.sample(on: other.stream).subscribe { _ in },
+                subject.stream.flatMap { _ in other.stream }.subscribe { _ in },
+                subject.stream.prefix(untilOutputFrom: other.stream).subscribe { _ in },
+            ]
+            subject.send(1)
+            other.send(2)
+            for connection in connections { connection.disconnect() }
+            #expect(subject.subscriberCount == 0 && other.subscriberCount == 0)
+        }
+        #expect(weakSubject == nil)
+    }
+
+    @Test("collect(0), a flatMap with no room, and zip of no streams are precondition failures")
+    func preconditions() async {
+        let collect = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = EventSubject<Int>().stream.collect(0)
+        }
+        expectStandardError(of: collect, contains: "Cycle: collect(_:) needs a count of at least 1, got 0")
+        let zip = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = EventStream<Int>.zip([])
+        }
+        expectStandardError(of: zip, contains: "Cycle: zip and combineLatest need at least one stream")
+        let flatMap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = EventSubject<Int>().stream.flatMap(maxConcurrent: 0) { _ in EventStream<Int>.empty }
+        }
+        expectStandardError(of: flatMap, contains: "flatMap needs a maximum of at least 1 inner stream, got 0")
+    }
+}
