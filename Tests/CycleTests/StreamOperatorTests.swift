@@ -199,6 +199,25 @@ struct StreamOperatorTests {
         marbles.expect(switched, "--a-b-c-C|")
     }
 
+    @Test("delay delays the end too; timeout ends the stream; collect by time flushes its window at the end")
+    func timed() {
+        let marbles = MarbleTest()
+        let input = Input<String>()
+        marbles.play("-ab--c-d----e-|", events: input.send)
+        let scheduler = marbles.scheduler
+        let delayed = marbles.record(input.stream.delay(for: .seconds(2), scheduler: scheduler))
+        let timedOut = marbles.record(input.stream.timeout(.seconds(3), scheduler: scheduler))
+        let windows = marbles.record(
+            input.stream.collect(for: .seconds(3), scheduler: scheduler).map { $0.joined() })
+        let counted = marbles.record(
+            input.stream.collect(for: .seconds(3), maxCount: 2, scheduler: scheduler).map { $0.joined() })
+        marbles.run()
+        marbles.expect(delayed, "---ab--c-d----e-|")
+        marbles.expect(timedOut, "-ab--c-d--|")
+        marbles.expect(windows, "----[ab]---[cd]-----(e|)")
+        marbles.expect(counted, "--[ab]----[cd]------(e|)")
+    }
+
     @Test("a replaced inner stream is released at once; disconnecting releases the outer and every inner")
     func flattenReleases() {
         let outer = EventSubject<Int>()
@@ -320,5 +339,9 @@ struct StreamOperatorTests {
             _ = EventSubject<Int>().stream.flatMap(maxConcurrent: 0) { _ in EventStream<Int>.empty }
         }
         expectStandardError(of: flatMap, contains: "flatMap needs a maximum of at least 1 inner stream, got 0")
+        let delay = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = EventSubject<Int>().stream.delay(for: .seconds(-1), scheduler: TestScheduler())
+        }
+        expectStandardError(of: delay, contains: "Cycle: delay needs an interval of zero or more, got -1.0 seconds")
     }
 }

@@ -91,7 +91,37 @@ func printAll(_ stream: some CompletableSubscribable<Int, Never>) -> Connection 
     _ = machine.receive(2)   // (1, 2)
 }
 
+@Test func timeoutStateMachineSample() {
+    var machine = TimeoutStateMachine(interval: .seconds(5))
+    let first = machine.start(at: .zero)                    // due at 5 s
+    let second = machine.receive(at: .zero + .seconds(2))   // a value: due at 7 s instead
+    let stale = machine.timerFired(first)                   // false: replaced
+    let timedOut = machine.timerFired(second!)              // true: the stream ends
+    #expect(!stale && timedOut)
+}
+
+@Test func windowStateMachineSample() {
+    var machine = WindowStateMachine<Int>(window: .seconds(1), maxCount: 3)
+    var batch: [Int]?
+    if case .startTimer(let timer) = machine.receive(1, at: .zero) {   // the window opens
+        _ = machine.receive(2, at: .zero + .milliseconds(500))
+        batch = machine.timerFired(timer)                              // [1, 2], at 1 s
+    }
+    #expect(batch == [1, 2])
+}
+
 // MARK: Glue's operators
+
+@Test func glueTimedSamples() {
+    let scheduler = TestScheduler()
+    let clicks = Signal<Void>()
+    let updates = Signal<Double>()
+    let events = Signal<String>()
+    let echoes = clicks.delay(for: .milliseconds(200), scheduler: scheduler)
+    let progress = updates.timeout(.seconds(30), scheduler: scheduler)
+    let batches = events.collect(for: .seconds(1), maxCount: 100, scheduler: scheduler)
+    _ = (echoes, progress, batches)
+}
 
 @Test func glueLimitSamples() {
     let clicks = Signal<Void>()

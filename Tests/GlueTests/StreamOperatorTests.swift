@@ -198,6 +198,47 @@ struct StreamOperatorTests {
         for (recording, diagram) in limited { marbles.expect(recording, diagram) }
     }
 
+    @Test("delay, timeout and collect by time run on the marble test's scheduler")
+    func timed() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        marbles.play("-ab--c-d----e", into: input.send)
+        let scheduler = marbles.scheduler
+        let delayed = marbles.record(input.delay(for: .seconds(2), scheduler: scheduler))
+        let timedOut = marbles.record(input.timeout(.seconds(3), scheduler: scheduler))
+        let windows = marbles.record(input.collect(for: .seconds(3), scheduler: scheduler).map { $0.joined() })
+        let counted = marbles.record(
+            input.collect(for: .seconds(3), maxCount: 2, scheduler: scheduler).map { $0.joined() })
+        marbles.run()
+        marbles.expect(delayed, "---ab--c-d----e")
+        // Silent from d (tick 7) for 3 ticks: stopped at 10, before e.
+        marbles.expect(timedOut, "-ab--c-d")
+        #expect(input.subscriberCount == 0)
+        marbles.expect(windows, "----[ab]---[cd]------e")
+        marbles.expect(counted, "--[ab]----[cd]-------e")
+    }
+
+    @Test("a delay's waiting values are dropped when it disconnects")
+    func delayDisconnect() {
+        let scheduler = TestScheduler()
+        let input = Signal<Int>()
+        var received: [Int] = []
+        let connection = input.delay(for: .seconds(1), scheduler: scheduler).subscribe { received.append($0) }
+        input.send(1)
+        connection.disconnect()
+        scheduler.advance(by: .seconds(2))
+        #expect(received.isEmpty)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("a negative delay is a precondition failure")
+    func negativeDelay() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().delay(for: .seconds(-1), scheduler: TestScheduler())
+        }
+        expectStandardError(of: result, contains: "Glue: delay needs an interval of zero or more, got -1.0 seconds")
+    }
+
     @Test("a sink that sends into a zipped input gets the new row after the current one, never nested")
     func zipReentrant() {
         let left = Signal<Int>()

@@ -380,3 +380,94 @@ struct StreamStateMachineTests {
             of: latest, contains: "CombineLatestStateMachine.forEachLatest: an input has sent nothing yet")
     }
 }
+
+@Suite("Timed stream machines: timeout and windows")
+struct TimedStreamStateMachineTests {
+    static func at(_ seconds: Int) -> SchedulerInstant { .zero + .seconds(seconds) }
+
+    @Test("timeout: each value restarts the timer; only the latest timer times out; nothing after the end")
+    func timeout() {
+        var machine = TimeoutStateMachine(interval: .seconds(3))
+        let first = machine.start(at: Self.at(0))
+        #expect(first.deadline == Self.at(3))
+        let second = machine.receive(at: Self.at(2))
+        #expect(second?.deadline == Self.at(5))
+        let staleFired = machine.timerFired(first)
+        #expect(!staleFired, "a replaced timer is stale")
+        let latestFired = machine.timerFired(second!)
+        #expect(latestFired)
+        #expect(machine.isFinished)
+        #expect(machine.receive(at: Self.at(6)) == nil)
+        var ended = TimeoutStateMachine(interval: .seconds(1))
+        let timer = ended.start(at: Self.at(0))
+        ended.finish()
+        let firedAfterEnd = ended.timerFired(timer)
+        #expect(!firedAfterEnd)
+    }
+
+    @Test("windows against a reference that replays the rule: open on a value, close at the deadline or the count")
+    func windows() {
+        var random = SeededGenerator(seed: 6)
+        for _ in 0..<300 {
+            let window = Int.random(in: 1...4, using: &random)
+            let maxCount: Int? = Bool.random(using: &random) ? Int.random(in: 1...4, using: &random) : nil
+            var time = 0
+            let arrivals = (0..<Int.random(in: 0...15, using: &random)).map { value -> (Int, Int) in
+                time += Int.random(in: 0...2, using: &random)
+                return (time, value)
+            }
+            // The machine, with its timer fired before any value that arrives at or after it.
+            var machine = WindowStateMachine<Int>(window: .seconds(window), maxCount: maxCount)
+            var timer: StreamTimer?
+            var batches: [[Int]] = []
+            for (time, value) in arrivals {
+                if let running = timer, running.deadline <= Self.at(time) {
+                    if let values = machine.timerFired(running) { batches.append(values) }
+                    timer = nil
+                }
+                switch machine.receive(value, at: Self.at(time)) {
+                case .none: break
+                case .startTimer(let started): timer = started
+                case .emit(let values):
+                    batches.append(values)
+                    timer = nil
+                }
+            }
+            if let values = machine.finish() { batches.append(values) }
+            // The reference: windows as spans of arrivals.
+            var expected: [[Int]] = []
+            var open: (deadline: Int, values: [Int])?
+            for (time, value) in arrivals {
+                if let current = open, current.deadline <= time {
+                    expected.append(current.values)
+                    open = nil
+                }
+                if open == nil { open = (time + window, []) }
+                open!.values.append(value)
+                if let maxCount, open!.values.count == maxCount {
+                    expected.append(open!.values)
+                    open = nil
+                }
+            }
+            if let current = open { expected.append(current.values) }
+            #expect(batches == expected)
+            #expect(batches.allSatisfy { !$0.isEmpty })
+        }
+    }
+
+    @Test("a timeout or a window of no time, and a window of no values, are precondition failures")
+    func timedPreconditions() async {
+        let timeout = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TimeoutStateMachine(interval: .zero)
+        }
+        expectStandardError(of: timeout, contains: "timeout needs a positive interval, got 0")
+        let window = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = WindowStateMachine<Int>(window: .zero)
+        }
+        expectStandardError(of: window, contains: "collect by time needs a positive window, got 0")
+        let count = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = WindowStateMachine<Int>(window: .seconds(1), maxCount: 0)
+        }
+        expectStandardError(of: count, contains: "collect by time or count needs a count of at least 1, got 0")
+    }
+}
