@@ -66,4 +66,58 @@ struct ReactiveCoreInvariantCheckTests {
         #expect(tree.array == reference)
         #expect(queue.count == keys.count)
     }
+
+    @Test("a zip whose count of empty queues is off breaks S1")
+    func zipMiscounted() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = ZipStateMachine<Int>(inputs: 2)
+            machine.emptyQueues -= 1
+            _ = machine.receive(1, from: 0)
+        }
+        expectStandardError(of: result, contains: "ReactiveCore internal check S1 failed")
+    }
+
+    @Test("a combination whose count of inputs without a value is off breaks S2")
+    func combinationMiscounted() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = CombineLatestStateMachine<Int>(inputs: 2)
+            machine.missing = 1
+            _ = machine.receive(1, from: 1)
+        }
+        expectStandardError(of: result, contains: "ReactiveCore internal check S2 failed")
+    }
+
+    @Test("a merge that runs past its maximum breaks S3")
+    func flattenOverfull() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = FlattenStateMachine<Int>(.concat)
+            _ = machine.outerSent(1)
+            machine.running.append(contentsOf: machine.running)
+            machine._checkInvariants()
+        }
+        expectStandardError(of: result, contains: "ReactiveCore internal check S3 failed")
+    }
+
+    @Test("the stream machines pass their checks through random use")
+    func streamMachinesStayConsistent() {
+        var generator = SeededGenerator(seed: 39)
+        var zip = ZipStateMachine<Int>(inputs: 3)
+        var latest = CombineLatestStateMachine<Int>(inputs: 3)
+        var flatten = FlattenStateMachine<Int>(.merge(maximum: 2))
+        for step in 0..<2_000 {
+            let input = Int.random(in: 0..<3, using: &generator)
+            if zip.receive(step, from: input) != .none, !zip.isFinished { zip.popRow { _, _ in } }
+            _ = latest.receive(step, from: input)
+            if step % 97 == 0 { _ = zip.inputFinished(input) }
+            if Bool.random(using: &generator) {
+                _ = flatten.outerSent(step)
+            } else if let id = flatten.runningInners.first {
+                _ = flatten.innerFinished(id)
+            }
+        }
+        zip._checkInvariants()
+        latest._checkInvariants()
+        flatten._checkInvariants()
+        #expect(flatten.runningInners.count <= 2)
+    }
 }

@@ -25,10 +25,10 @@ public struct ZipStateMachine<Element> {
         case finish
     }
 
-    private var queues: [FIFOBuffer<Element>]
+    var queues: [FIFOBuffer<Element>]
     private var ended: [Bool]
-    /// How many queues are empty.
-    private var emptyQueues: Int
+    /// How many queues are empty (S1).
+    var emptyQueues: Int
     /// Whether the zipped stream has ended.
     public private(set) var isFinished = false
 
@@ -50,6 +50,7 @@ public struct ZipStateMachine<Element> {
         guard !isFinished else { return .none }
         if queues[input].isEmpty { emptyQueues -= 1 }
         queues[input].append(value)
+        checkInvariantsAfterOperation()
         guard emptyQueues == 0 else { return .none }
         return endsAfterNextRow() ? .emitAndFinish : .emit
     }
@@ -58,11 +59,9 @@ public struct ZipStateMachine<Element> {
     public mutating func inputFinished(_ input: Int) -> Action {
         guard !isFinished, !ended[input] else { return .none }
         ended[input] = true
-        if queues[input].isEmpty {
-            isFinished = true
-            return .finish
-        }
-        return .none
+        guard queues[input].isEmpty else { return .none }
+        cancel()
+        return .finish
     }
 
     /// Removes the oldest value of every input, calling `body` with each, first input first.
@@ -78,7 +77,9 @@ public struct ZipStateMachine<Element> {
         if queues.indices.contains(where: { ended[$0] && queues[$0].isEmpty }) {
             isFinished = true
             for input in queues.indices { queues[input].removeAll() }
+            emptyQueues = queues.count
         }
+        checkInvariantsAfterOperation()
     }
 
     /// Whether the row about to be taken is the last: an ended input holds only it.
@@ -90,6 +91,27 @@ public struct ZipStateMachine<Element> {
     public mutating func cancel() {
         isFinished = true
         for input in queues.indices { queues[input].removeAll() }
+        emptyQueues = queues.count
+        checkInvariantsAfterOperation()
+    }
+
+    @inline(__always)
+    private func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks S1, stopping with a message that names it when broken. Does nothing unless the
+    /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            let empty = queues.count { $0.isEmpty }
+            reactiveCoreCheck(
+                emptyQueues == empty, "S1", "a zip counts \(emptyQueues) empty queues, and \(empty) are empty")
+            reactiveCoreCheck(
+                !isFinished || empty == queues.count, "S1", "a finished zip still holds values")
+        #endif
     }
 }
 
@@ -119,9 +141,11 @@ public struct CombineLatestStateMachine<Element> {
     }
 
     private var latest: [Element?]
-    private var missing: Int
+    /// How many inputs have sent nothing yet (S2).
+    var missing: Int
     private var ended: [Bool]
-    private var endedCount = 0
+    /// How many inputs have ended (S2).
+    var endedCount = 0
     /// Whether the combined stream has ended.
     public private(set) var isFinished = false
 
@@ -140,6 +164,7 @@ public struct CombineLatestStateMachine<Element> {
         guard !isFinished else { return .none }
         if latest[input] == nil { missing -= 1 }
         latest[input] = value
+        checkInvariantsAfterOperation()
         return missing == 0 ? .emit : .none
     }
 
@@ -151,9 +176,10 @@ public struct CombineLatestStateMachine<Element> {
         if latest[input] == nil || endedCount == latest.count {
             isFinished = true
             latest = latest.map { _ in nil }
-            return .finish
+            missing = latest.count
         }
-        return .none
+        checkInvariantsAfterOperation()
+        return isFinished ? .finish : .none
     }
 
     /// Calls `body` with every input's latest value, first input first.
@@ -168,6 +194,29 @@ public struct CombineLatestStateMachine<Element> {
     public mutating func cancel() {
         isFinished = true
         latest = latest.map { _ in nil }
+        missing = latest.count
+        checkInvariantsAfterOperation()
+    }
+
+    @inline(__always)
+    private func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks S2, stopping with a message that names it when broken. Does nothing unless the
+    /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            let absent = latest.count { $0 == nil }
+            reactiveCoreCheck(
+                missing == absent, "S2", "a combination counts \(missing) inputs without a value, and \(absent) have none")
+            let endedInputs = ended.count { $0 }
+            reactiveCoreCheck(
+                endedCount == endedInputs, "S2", "a combination counts \(endedCount) ended inputs, and \(endedInputs) ended")
+            reactiveCoreCheck(!isFinished || absent == latest.count, "S2", "a finished combination still holds values")
+        #endif
     }
 }
 

@@ -51,8 +51,8 @@ public struct FlattenStateMachine<Outer> {
 
     /// The policy the machine follows.
     public let policy: Policy
-    private var running: [InnerID] = []
-    private var waiting = FIFOBuffer<Outer>()
+    var running: [InnerID] = []
+    var waiting = FIFOBuffer<Outer>()
     private var nextID: UInt64 = 0
     private var outerEnded = false
     /// Whether the flattened stream has ended.
@@ -117,20 +117,57 @@ public struct FlattenStateMachine<Outer> {
     public mutating func cancel() -> [InnerID] {
         isFinished = true
         waiting.removeAll()
-        defer { running.removeAll() }
-        return running
+        let cancelled = running
+        running.removeAll()
+        checkInvariantsAfterOperation()
+        return cancelled
     }
 
     private mutating func start(_ value: Outer, releasing: [InnerID]) -> Action {
         nextID += 1
         let id = InnerID(rawValue: nextID)
         running.append(id)
+        checkInvariantsAfterOperation()
         return .subscribe(value, id: id, releasing: releasing)
     }
 
     private mutating func finishIfDone() -> Action {
+        defer { checkInvariantsAfterOperation() }
         guard outerEnded, running.isEmpty, waiting.isEmpty else { return .none }
         isFinished = true
         return .finish
+    }
+
+    @inline(__always)
+    private func checkInvariantsAfterOperation() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            _checkInvariants()
+        #endif
+    }
+
+    /// Checks S3, stopping with a message that names it when broken. Does nothing unless the
+    /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    package func _checkInvariants() {
+        #if REACTIVECORE_INTERNAL_CHECKS
+            switch policy {
+            case .latest:
+                reactiveCoreCheck(running.count <= 1, "S3", "a switch to the latest runs \(running.count) inner streams")
+                reactiveCoreCheck(waiting.isEmpty, "S3", "a switch to the latest holds outer values waiting")
+            case .merge(let maximum):
+                if let maximum {
+                    reactiveCoreCheck(
+                        running.count <= maximum, "S3", "\(running.count) inner streams run, the maximum is \(maximum)")
+                    reactiveCoreCheck(
+                        waiting.isEmpty || running.count == maximum, "S3",
+                        "outer values wait while only \(running.count) of \(maximum) inner streams run")
+                } else {
+                    reactiveCoreCheck(waiting.isEmpty, "S3", "a merge with no maximum holds outer values waiting")
+                }
+            }
+            reactiveCoreCheck(Set(running).count == running.count, "S3", "an inner stream is running twice")
+            reactiveCoreCheck(
+                !isFinished || (running.isEmpty && waiting.isEmpty), "S3",
+                "a finished flattening still runs or holds inner streams")
+        #endif
     }
 }
