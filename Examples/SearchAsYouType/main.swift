@@ -35,13 +35,16 @@ let words = [
     "search", "server", "signal", "store",
 ]
 
-/// The server: `/search?q=TEXT` answers the words starting with TEXT, one per line, after 50 ms.
+/// The server: `/search?q=TEXT` answers the words starting with TEXT, one per line, after 50 ms;
+/// but `swi` after 800 ms, so that a script can make an older request's answer arrive after a
+/// newer one's (latest wins: it must never be shown).
 let server: LoopbackServer
 do {
     server = try LoopbackServer { path in
         let query = URLComponents(string: path)?.queryItems?.first { $0.name == "q" }?.value ?? ""
         let found = query.isEmpty ? [] : words.filter { $0.hasPrefix(query) }
-        return .answer(status: 200, body: found.joined(separator: "\n"), delay: .milliseconds(50))
+        let delay: Duration = query == "swi" ? .milliseconds(800) : .milliseconds(50)
+        return .answer(status: 200, body: found.joined(separator: "\n"), delay: delay)
     }
 } catch {
     exampleFailure("cannot start the server on 127.0.0.1: \(error)", usage: usage)

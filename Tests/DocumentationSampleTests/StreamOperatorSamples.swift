@@ -159,6 +159,28 @@ func printAll(_ stream: some CompletableSubscribable<Int, Never>) -> Connection 
     _ = (pairs, canSubmit, submissions, shown)
 }
 
+/// A stand-in for a chat room, for the flattening samples.
+private struct Room {
+    let messages = Signal<String>()
+}
+
+/// A stand-in backend whose answers are a source.
+private struct Backend {
+    func results(for query: String) -> Source<[String]> { Source.just([query]) }
+}
+
+@Test func glueFlattenSamples() {
+    let rooms = Signal<Room>()
+    let queries = Signal<String>()
+    let backend = Backend()
+    let messages = rooms.flatMap { room in room.messages }
+    let results = queries.flatMapLatest { query in backend.results(for: query) }
+    let recorder = results.record()
+    queries.send("swift")
+    #expect(recorder.values == [["swift"]])
+    _ = messages
+}
+
 // MARK: The marble kit
 
 @Test func prefixStopsAfterTwo() {

@@ -239,6 +239,52 @@ struct StreamOperatorTests {
         expectStandardError(of: result, contains: "Glue: delay needs an interval of zero or more, got -1.0 seconds")
     }
 
+    @Test("flatMap merges every inner source; flatMapLatest and switchToLatest keep the latest only")
+    func flattening() {
+        let marbles = MarbleTest()
+        let outer = Signal<String>()
+        let inners = ["a": Signal<String>(), "b": Signal<String>()]
+        marbles.play("-a---b---", into: outer.send)
+        marbles.play(
+            "--1-2-3-4",
+            into: { value in
+                inners["a"]!.send("a" + value)
+                inners["b"]!.send("b" + value)
+            })
+        let merged = marbles.record(outer.flatMap { inners[$0]! })
+        let latest = marbles.record(outer.flatMapLatest { inners[$0]! })
+        let switched = marbles.record(outer.map { inners[$0]!.source }.switchToLatest())
+        marbles.run()
+        marbles.expect(merged, "--[a1]-[a2]-([a3][b3])-([a4][b4])")
+        marbles.expect(latest, "--[a1]-[a2]-[b3]-[b4]")
+        marbles.expect(switched, "--[a1]-[a2]-[b3]-[b4]")
+        #expect(inners["a"]!.subscriberCount == 0 && outer.subscriberCount == 0)
+    }
+
+    @Test("a replaced inner source is released at once, and a value it sends on the way is dropped")
+    func flattenReleases() {
+        let outer = Signal<Int>()
+        let first = Signal<String>()
+        let second = Signal<String>()
+        var received: [String] = []
+        let connection = outer.flatMapLatest { $0 == 0 ? first : second }.subscribe { value in
+            received.append(value)
+            // While "a" is delivered, the outer source switches: "late" was already sent by
+            // the first inner, after the switch, and must not pass.
+            if value == "a" {
+                outer.send(1)
+                first.send("late")
+            }
+        }
+        outer.send(0)
+        first.send("a")
+        second.send("b")
+        #expect(received == ["a", "b"])
+        #expect(first.subscriberCount == 0)
+        connection.disconnect()
+        #expect(second.subscriberCount == 0 && outer.subscriberCount == 0)
+    }
+
     @Test("a sink that sends into a zipped input gets the new row after the current one, never nested")
     func zipReentrant() {
         let left = Signal<Int>()

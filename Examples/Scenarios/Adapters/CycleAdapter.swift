@@ -211,29 +211,30 @@ struct SearchModels {
     var results: [String] = []
 }
 
-/// Sends the models' request to the backend when it changes, cancelling the one in flight,
-/// and reports each answer; shows the results.
+/// Sends the models' request to the backend when it changes and reports its answer, the
+/// latest request's only (`flatMapLatest`: a newer request releases the one in flight); shows
+/// the results.
 final class SearchDrivers {
     let backend: any SearchService
     var show: ([String]) -> Void = { _ in }
-    private var sent: String?
-    private var inFlight: Connection?
 
     init(backend: any SearchService) { self.backend = backend }
 
     func rendered(_ models: EventStream<SearchModels>) -> EventStream<SearchProgram.DriverEvent> {
-        EventStream { [self] report in
-            models.subscribe { [self] models in
-                show(models.results)
-                guard let request = models.request, request != sent else { return }
-                sent = request
-                inFlight?.disconnect()
-                inFlight = backend.search(request) { report(.answered(query: request, results: $0)) }
-            }
+        let backend = backend
+        let answers = models.compactMap(\.request).removeDuplicates().flatMapLatest { request in
+            EventStream<[String]> { reply in backend.search(request, reply: reply) }
+                .map { SearchProgram.DriverEvent.answered(query: request, results: $0) }
+        }
+        return EventStream { [self] report in
+            let showing = models.subscribe { [self] in show($0.results) }
+            let answering = answers.subscribe(report)
+            return Connection(isolated: {
+                showing.disconnect()
+                answering.disconnect()
+            })
         }
     }
-
-    func cancel() { inFlight?.disconnect() }
 }
 
 /// The search program: a throttled query becomes the request; an answer to it, the results.
@@ -256,8 +257,7 @@ struct SearchProgram: SinkSourceConverting {
             switch event {
             case .started: break
             case .query(let query): models.request = query
-            case .answered(let query, let results) where query == models.request: models.results = results
-            case .answered: break  // an answer to an earlier request
+            case .answered(_, let results): models.results = results
             }
             return models
         }
@@ -288,7 +288,6 @@ final class CycleSearchBox: SearchBox {
 
     func tearDown() {
         queries?.disconnect()
-        drivers.cancel()
         loop.dispose()
     }
 }

@@ -97,20 +97,23 @@ final class GlueList: ListPipeline {
     }
 }
 
-/// Glue's search box.
+/// Glue's search box: the throttled query, without repeats, switched to the backend's latest
+/// answer (`flatMapLatest`: a newer query releases the request in flight, so a late answer to
+/// an older one is never shown).
 final class GlueSearchBox: SearchBox {
     private let query = Variable("")
     private let results = Variable<[String]>([])
-    private var search: ThrottledSearch?
     private var connections: [Connection] = []
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
-        let results = results
-        search = ThrottledSearch(environment) { results.value = $0 }
+        let backend = environment.backend
         connections = [
-            query.futureValues.throttle(pause: SearchBoxRules.pause, latest: true, scheduler: environment.scheduler)
-                .subscribe { [unowned self] in search?.send($0) },
+            query.futureValues
+                .throttle(pause: SearchBoxRules.pause, latest: true, scheduler: environment.scheduler)
+                .distinct()
+                .flatMapLatest { query in Source<[String]>(subscribe: { backend.search(query, reply: $0) }) }
+                .subscribe(results),
             results.subscribe { [unowned self] in shownResults = $0 },
         ]
     }
@@ -119,6 +122,5 @@ final class GlueSearchBox: SearchBox {
 
     func tearDown() {
         for connection in connections { connection.disconnect() }
-        search?.cancel()
     }
 }

@@ -211,10 +211,12 @@ public struct CombineLatestStateMachine<Element> {
         #if REACTIVECORE_INTERNAL_CHECKS
             let absent = latest.count { $0 == nil }
             reactiveCoreCheck(
-                missing == absent, "S2", "a combination counts \(missing) inputs without a value, and \(absent) have none")
+                missing == absent, "S2",
+                "a combination counts \(missing) inputs without a value, and \(absent) have none")
             let endedInputs = ended.count { $0 }
             reactiveCoreCheck(
-                endedCount == endedInputs, "S2", "a combination counts \(endedCount) ended inputs, and \(endedInputs) ended")
+                endedCount == endedInputs, "S2",
+                "a combination counts \(endedCount) ended inputs, and \(endedInputs) ended")
             reactiveCoreCheck(!isFinished || absent == latest.count, "S2", "a finished combination still holds values")
         #endif
     }

@@ -151,7 +151,8 @@ public struct FlattenStateMachine<Outer> {
         #if REACTIVECORE_INTERNAL_CHECKS
             switch policy {
             case .latest:
-                reactiveCoreCheck(running.count <= 1, "S3", "a switch to the latest runs \(running.count) inner streams")
+                reactiveCoreCheck(
+                    running.count <= 1, "S3", "a switch to the latest runs \(running.count) inner streams")
                 reactiveCoreCheck(waiting.isEmpty, "S3", "a switch to the latest holds outer values waiting")
             case .merge(let maximum):
                 if let maximum {
