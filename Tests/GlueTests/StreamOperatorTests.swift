@@ -104,6 +104,18 @@ struct StreamOperatorTests {
         marbles.expect(batches, "---[ab]---[cd]")
     }
 
+    @Test("removeDuplicates is distinct, in Combine's spelling")
+    func removeDuplicates() {
+        let marbles = MarbleTest()
+        let input = Signal<String>()
+        marbles.play("-a-a-b-B-b", into: input.send)
+        let plain = marbles.record(input.removeDuplicates())
+        let caseless = marbles.record(input.removeDuplicates(by: { $0.lowercased() == $1.lowercased() }))
+        marbles.run()
+        marbles.expect(plain, "-a---b-B-b")
+        marbles.expect(caseless, "-a---b")
+    }
+
     @Test("zip pairs the n-th values; values wait for their partner")
     func zip() {
         let marbles = MarbleTest()
@@ -364,50 +376,70 @@ struct StreamOperatorTests {
         #expect(weakOther == nil)
     }
 
-    @Test("random marbles through prefix, dropFirst, pairwise, collect and zip match plain-array references")
+    @Test("random interleavings through the limiting, shaping and combining operators match plain-array references")
     func model() {
         var random = SeededGenerator(seed: 39)
         for _ in 0..<200 {
-            let length = Int.random(in: 0...12, using: &random)
-            let values = (0..<length).map { _ in Int.random(in: 0...9, using: &random) }
-            let count = Int.random(in: 0...4, using: &random)
-            let input = Signal<Int>()
-            let other = Signal<Int>()
+            let values = (0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
             let otherValues = (0..<Int.random(in: 0...12, using: &random)).map { _ in
                 Int.random(in: 0...9, using: &random)
             }
-            var prefixed: [Int] = []
-            var dropped: [Int] = []
-            var pairs: [[Int]] = []
-            var batches: [[Int]] = []
-            var zipped: [[Int]] = []
+            let count = Int.random(in: 0...4, using: &random)
+            let limit = Int.random(in: 0...9, using: &random)
+            let input = Signal<Int>()
+            let other = Signal<Int>()
+            var outputs: [String: [[Int]]] = [:]
+            func record(_ name: String) -> ([Int]) -> Void { { outputs[name, default: []].append($0) } }
             let connections = [
-                input.prefix(count).subscribe { prefixed.append($0) },
-                input.dropFirst(count).subscribe { dropped.append($0) },
-                input.pairwise().subscribe { pairs.append([$0, $1]) },
-                input.collect(max(count, 1)).subscribe { batches.append($0) },
-                input.zip(other).subscribe { zipped.append([$0, $1]) },
+                input.prefix(count).subscribe { record("prefix")([$0]) },
+                input.dropFirst(count).subscribe { record("dropFirst")([$0]) },
+                input.prefix(while: { $0 < limit }).subscribe { record("prefixWhile")([$0]) },
+                input.drop(while: { $0 < limit }).subscribe { record("dropWhile")([$0]) },
+                input.first(where: { $0 >= limit }).subscribe { record("firstWhere")([$0]) },
+                input.pairwise().subscribe { record("pairwise")([$0, $1]) },
+                input.collect(max(count, 1)).subscribe(record("collect")),
+                input.zip(other).subscribe { record("zip")([$0, $1]) },
+                input.combineLatest(other).subscribe { record("combineLatest")([$0, $1]) },
+                input.withLatestFrom(other).subscribe { record("withLatestFrom")([$0, $1]) },
+                input.sample(on: other).subscribe { record("sample")([$0]) },
             ]
-            // The two inputs interleave at random.
+            // The references for the operators that depend on the interleaving, kept as it goes.
+            var latest: (Int?, Int?) = (nil, nil)
+            var held: Int?
+            var expected: [String: [[Int]]] = [:]
             var left = values[...]
             var right = otherValues[...]
             while !left.isEmpty || !right.isEmpty {
                 if !left.isEmpty, right.isEmpty || Bool.random(using: &random) {
-                    input.send(left.removeFirst())
+                    let value = left.removeFirst()
+                    latest.0 = value
+                    held = value
+                    if let r = latest.1 { expected["withLatestFrom", default: []].append([value, r]) }
+                    if let r = latest.1 { expected["combineLatest", default: []].append([value, r]) }
+                    input.send(value)
                 } else {
-                    other.send(right.removeFirst())
+                    let value = right.removeFirst()
+                    latest.1 = value
+                    if let l = latest.0 { expected["combineLatest", default: []].append([l, value]) }
+                    if let sampled = held { expected["sample", default: []].append([sampled]) }
+                    held = nil
+                    other.send(value)
                 }
             }
-            #expect(prefixed == Array(values.prefix(count)))
-            #expect(dropped == Array(values.dropFirst(count)))
-            #expect(pairs == Swift.zip(values, values.dropFirst()).map { [$0, $1] })
             let size = max(count, 1)
-            #expect(
-                batches
-                    == stride(from: 0, to: values.count - values.count % size, by: size).map {
-                        Array(values[$0..<$0 + size])
-                    })
-            #expect(zipped == Swift.zip(values, otherValues).map { [$0, $1] })
+            expected["prefix"] = values.prefix(count).map { [$0] }
+            expected["dropFirst"] = values.dropFirst(count).map { [$0] }
+            expected["prefixWhile"] = values.prefix(while: { $0 < limit }).map { [$0] }
+            expected["dropWhile"] = values.drop(while: { $0 < limit }).map { [$0] }
+            expected["firstWhere"] = values.first(where: { $0 >= limit }).map { [[$0]] } ?? []
+            expected["pairwise"] = Swift.zip(values, values.dropFirst()).map { [$0, $1] }
+            expected["collect"] = stride(from: 0, to: values.count - values.count % size, by: size).map {
+                Array(values[$0..<$0 + size])
+            }
+            expected["zip"] = Swift.zip(values, otherValues).map { [$0, $1] }
+            for name in Set(expected.keys).union(outputs.keys).sorted() {
+                #expect((outputs[name] ?? []) == (expected[name] ?? []), "\(name)")
+            }
             for connection in connections { connection.disconnect() }
         }
     }

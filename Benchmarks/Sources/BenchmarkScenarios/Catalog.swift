@@ -80,6 +80,8 @@ public enum Implementations {
 public enum Catalog {
     /// Signal → map → filter → sink, subscription churn and fan-out.
     public static var eventPipelines: [BenchmarkCase] { EventPipelineCases.all }
+    /// zip, withLatestFrom and switch-to-latest pipelines.
+    public static var streamOperators: [BenchmarkCase] { StreamOperatorCases.all }
     /// The kairo suite, cellx, Jane Street's sum and the empty propagation.
     public static var propagation: [BenchmarkCase] { KairoCases.all + CellxCases.all + SumCases.all }
     /// Filter → sort → map over `sizes` rows.
@@ -89,6 +91,6 @@ public enum Catalog {
 
     /// Every case at the sizes the full run uses.
     public static func all(collectionSizes: [Int]) -> [BenchmarkCase] {
-        eventPipelines + propagation + collectionPipelines(sizes: collectionSizes) + resin
+        eventPipelines + streamOperators + propagation + collectionPipelines(sizes: collectionSizes) + resin
     }
 }

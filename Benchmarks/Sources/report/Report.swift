@@ -204,6 +204,37 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         ))
     line()
 
+    // MARK: Stream operators
+    line("## Stream operators")
+    line()
+    line(
+        "Nanoseconds and mallocs per event (each send into any input is an event). OpenCombine is written as its users write it: `zip`, `map` + `switchToLatest`, and, having no `withLatestFrom`, the other stream's latest kept in a `CurrentValueSubject`. Ratio: ours / OpenCombine; the goal is ½ or less."
+    )
+    line()
+    line("| scenario | Glue | OpenCombine | Baseline | Glue / OpenCombine |")
+    line("| --- | ---: | ---: | ---: | ---: |")
+    for scenario in ["operators/zip", "operators/with-latest-from", "operators/switch-to-latest"] {
+        let events = Double(byName["\(scenario)/Glue"]?.eventsPerIteration ?? 1)
+        func cell(_ implementation: String) -> String {
+            guard let ns = perEvent(scenario, implementation), let measured = result(scenario, implementation) else {
+                return "–"
+            }
+            return "\(format(ns)) ns, \(format(measured.mallocs / events)) mallocs"
+        }
+        let glue = ratio(perEvent(scenario, "Glue"), perEvent(scenario, "OpenCombine"))
+        let name = scenario.dropFirst("operators/".count)
+        line("| \(name) | \(cell("Glue")) | \(cell("OpenCombine")) | \(cell("Baseline")) | \(formatRatio(glue)) |")
+        if let glue { ratios.append(Ratio(label: "Glue / OpenCombine, \(name)", value: glue, target: 0.5)) }
+        targets.append(("Glue \(name) per event ≤ ½ of OpenCombine's", formatRatio(glue), glue.map { $0 <= 0.5 }))
+    }
+    let zipMallocs = result("operators/zip", "Glue").map { $0.mallocs / Double(2 * 1_000) }
+    targets.append(
+        (
+            "Glue zip: zero mallocs per event in steady state", zipMallocs.map { format($0) } ?? "–",
+            zipMallocs.map { $0 < 0.01 }
+        ))
+    line()
+
     // MARK: Kairo
     line("## Propagation: the kairo suite")
     line()

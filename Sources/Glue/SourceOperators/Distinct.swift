@@ -32,3 +32,17 @@ public struct DistinctSource<Base: SourceType>: SourceType {
         }
     }
 }
+
+extension SourceType where Value: Equatable {
+    /// The same as ``distinct()``: Combine's spelling.
+    public func removeDuplicates() -> DistinctSource<Self> {
+        distinct()
+    }
+}
+
+extension SourceType {
+    /// The same as ``distinct(by:)``: Combine's spelling.
+    public func removeDuplicates(by areEquivalent: @escaping (Value, Value) -> Bool) -> DistinctSource<Self> {
+        distinct(by: areEquivalent)
+    }
+}
