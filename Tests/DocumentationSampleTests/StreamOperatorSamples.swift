@@ -71,10 +71,10 @@ func printAll(_ stream: some CompletableSubscribable<Int, Never>) -> Connection 
     guard case .subscribe(_, let first, _) = machine.outerSent("sw"),
         case .subscribe(_, let second, let releasing) = machine.outerSent("swift")
     else { return }
-    // releasing == [first]: disconnect it. A value of it still on its way is dropped:
+    // releasing == first: disconnect it. A value of it still on its way is dropped:
     let stale = machine.innerMaySend(first)    // false
     let fresh = machine.innerMaySend(second)   // true
-    #expect(releasing == [first] && !stale && fresh)
+    #expect(releasing == first && !stale && fresh)
 }
 
 @Test func collectStateMachineSample() {

@@ -98,7 +98,7 @@ private final class FlattenLink<Outer, Inner> {
     private func apply(_ action: FlattenStateMachine<Outer>.Action) {
         switch action {
         case .subscribe(let value, let id, let releasing):
-            for released in releasing { inners.removeValue(forKey: released)?.disconnect() }
+            if let releasing { inners.removeValue(forKey: releasing)?.disconnect() }
             let connection = transform(value).subscribe(events: { event in self.inner(event, from: id) })
             // An inner stream that finished while being subscribed has already left the machine.
             if machine.innerMaySend(id) { inners[id] = connection } else { connection.disconnect() }

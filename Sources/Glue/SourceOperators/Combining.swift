@@ -8,11 +8,13 @@ extension SourceType {
     /// Values wait until their partner arrives, by ReactiveCore's `ZipStateMachine`; each
     /// subscription zips on its own. Sources have no completion, so a zip never ends on its
     /// own: values whose partner never comes wait until the subscription disconnects.
+    @inlinable
     public func zip<Other: SourceType>(_ other: Other) -> CombinedSource<(Value, Other.Value)> {
         CombinedSource(.zip, inputs: pairInputs(other), build: Self.pair)
     }
 
     /// A source that groups the n-th values of this source, `second` and `third`.
+    @inlinable
     public func zip<Second: SourceType, Third: SourceType>(
         _ second: Second, _ third: Third
     ) -> CombinedSource<(Value, Second.Value, Third.Value)> {
@@ -28,12 +30,14 @@ extension SourceType {
     /// ```
     ///
     /// By ReactiveCore's `CombineLatestStateMachine`; each subscription combines on its own.
+    @inlinable
     public func combineLatest<Other: SourceType>(_ other: Other) -> CombinedSource<(Value, Other.Value)> {
         CombinedSource(.combineLatest, inputs: pairInputs(other), build: Self.pair)
     }
 
     /// A source that sends the latest values of this source, `second` and `third` together,
     /// each time one of them sends, once all three have sent.
+    @inlinable
     public func combineLatest<Second: SourceType, Third: SourceType>(
         _ second: Second, _ third: Third
     ) -> CombinedSource<(Value, Second.Value, Third.Value)> {
@@ -47,6 +51,7 @@ extension SourceType {
     /// ```swift
     /// let submissions = submitTaps.withLatestFrom(form.futureValues).map { _, form in form }
     /// ```
+    @inlinable
     public func withLatestFrom<Other: SourceType>(_ other: Other) -> WithLatestFromSource<Self, Other> {
         WithLatestFromSource(base: self, other: other)
     }
@@ -57,23 +62,24 @@ extension SourceType {
     /// ```swift
     /// let shown = positions.sample(on: frames)
     /// ```
+    @inlinable
     public func sample<Trigger: SourceType>(on trigger: Trigger) -> SampledSource<Self, Trigger> {
         SampledSource(base: self, trigger: trigger)
     }
 
-    fileprivate typealias Pair<Other> = CombinedElement<Value, Other, Void>
+    @usableFromInline typealias Pair<Other> = CombinedElement<Value, Other, Void>
 
-    fileprivate func pairInputs<Other: SourceType>(_ other: Other) -> [Source<Pair<Other.Value>>] {
+    @inlinable func pairInputs<Other: SourceType>(_ other: Other) -> [Source<Pair<Other.Value>>] {
         [map { .first($0) }.source, other.map { .second($0) }.source]
     }
 
-    fileprivate func tripleInputs<Second: SourceType, Third: SourceType>(
+    @inlinable func tripleInputs<Second: SourceType, Third: SourceType>(
         _ second: Second, _ third: Third
     ) -> [Source<CombinedElement<Value, Second.Value, Third.Value>>] {
         [map { .first($0) }.source, second.map { .second($0) }.source, third.map { .third($0) }.source]
     }
 
-    fileprivate static func pair<Other>(_ visit: ((Int, Pair<Other>) -> Void) -> Void) -> (Value, Other) {
+    @inlinable static func pair<Other>(_ visit: ((Int, Pair<Other>) -> Void) -> Void) -> (Value, Other) {
         var first: Value?
         var second: Other?
         visit { _, element in
@@ -86,7 +92,7 @@ extension SourceType {
         return (first!, second!)
     }
 
-    fileprivate static func triple<Second, Third>(
+    @inlinable static func triple<Second, Third>(
         _ visit: ((Int, CombinedElement<Value, Second, Third>) -> Void) -> Void
     ) -> (Value, Second, Third) {
         var first: Value?
@@ -108,6 +114,7 @@ extension Source {
     /// order of `sources`.
     ///
     /// - Precondition: `sources` is not empty.
+    @inlinable
     public static func zip(_ sources: [Source<Value>]) -> CombinedSource<[Value]> {
         CombinedSource(.zip, inputs: sources.map { $0.map { Element.first($0) }.source }, build: array)
     }
@@ -116,13 +123,14 @@ extension Source {
     /// order of `sources`, each time one sends, once all have sent.
     ///
     /// - Precondition: `sources` is not empty.
+    @inlinable
     public static func combineLatest(_ sources: [Source<Value>]) -> CombinedSource<[Value]> {
         CombinedSource(.combineLatest, inputs: sources.map { $0.map { Element.first($0) }.source }, build: array)
     }
 
-    private typealias Element = CombinedElement<Value, Void, Void>
+    @usableFromInline typealias Element = CombinedElement<Value, Void, Void>
 
-    private static func array(_ visit: ((Int, Element) -> Void) -> Void) -> [Value] {
+    @inlinable static func array(_ visit: ((Int, Element) -> Void) -> Void) -> [Value] {
         var values: [Value] = []
         visit { _, element in
             if case .first(let value) = element { values.append(value) }
@@ -133,6 +141,7 @@ extension Source {
 
 /// A value of one input of a ``CombinedSource``: inputs of different types share one
 /// machine, each tagged with its place (n-ary combinations use `first` only).
+@usableFromInline
 enum CombinedElement<First, Second, Third> {
     case first(First)
     case second(Second)
@@ -147,13 +156,16 @@ enum CombinedElement<First, Second, Third> {
 /// of the subscription's own: a value that a sink makes an input send is combined at once,
 /// but its result is delivered after the current one, never nested.
 public struct CombinedSource<Output>: SourceType {
+    @usableFromInline
     enum Rule {
         case zip
         case combineLatest
     }
 
-    private let subscribeImpl: (@escaping (Output) -> Void) -> Connection
+    @usableFromInline
+    let subscribeImpl: (@escaping (Output) -> Void) -> Connection
 
+    @inlinable
     init<First, Second, Third>(
         _ rule: Rule, inputs: [Source<CombinedElement<First, Second, Third>>],
         build: @escaping (((Int, CombinedElement<First, Second, Third>) -> Void) -> Void) -> Output
@@ -182,16 +194,20 @@ public struct CombinedSource<Output>: SourceType {
     }
 
     /// Starts sending the combined values to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping (Output) -> Void) -> Connection {
         subscribeImpl(sink)
     }
 }
 
-private final class ZipLink<Element, Output> {
-    private var machine: ZipStateMachine<Element>
-    private let build: (((Int, Element) -> Void) -> Void) -> Output
-    private let output: Signal<Output>
+@usableFromInline final class ZipLink<Element, Output> {
+    @usableFromInline var machine: ZipStateMachine<Element>
+    @usableFromInline
+    let build: (((Int, Element) -> Void) -> Void) -> Output
+    @usableFromInline
+    let output: Signal<Output>
 
+    @inlinable
     init(
         inputs: Int, build: @escaping (((Int, Element) -> Void) -> Void) -> Output, output: Signal<Output>
     ) {
@@ -200,6 +216,7 @@ private final class ZipLink<Element, Output> {
         self.output = output
     }
 
+    @inlinable
     func receive(_ element: Element, from input: Int) {
         switch machine.receive(element, from: input) {
         case .emit, .emitAndFinish:
@@ -210,11 +227,14 @@ private final class ZipLink<Element, Output> {
     }
 }
 
-private final class CombineLatestLink<Element, Output> {
-    private var machine: CombineLatestStateMachine<Element>
-    private let build: (((Int, Element) -> Void) -> Void) -> Output
-    private let output: Signal<Output>
+@usableFromInline final class CombineLatestLink<Element, Output> {
+    @usableFromInline var machine: CombineLatestStateMachine<Element>
+    @usableFromInline
+    let build: (((Int, Element) -> Void) -> Void) -> Output
+    @usableFromInline
+    let output: Signal<Output>
 
+    @inlinable
     init(
         inputs: Int, build: @escaping (((Int, Element) -> Void) -> Void) -> Output, output: Signal<Output>
     ) {
@@ -223,6 +243,7 @@ private final class CombineLatestLink<Element, Output> {
         self.output = output
     }
 
+    @inlinable
     func receive(_ element: Element, from input: Int) {
         switch machine.receive(element, from: input) {
         case .emit:
@@ -239,10 +260,19 @@ private final class CombineLatestLink<Element, Output> {
 /// Each subscription subscribes to the other source first, so that a value it sends as it
 /// is subscribed (an observable's current value) is there for this source's first value.
 public struct WithLatestFromSource<Base: SourceType, Other: SourceType>: SourceType {
+    @usableFromInline
     let base: Base
+    @usableFromInline
     let other: Other
 
+    @inlinable
+    init(base: Base, other: Other) {
+        self.base = base
+        self.other = other
+    }
+
     /// Starts sending pairs to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping ((Base.Value, Other.Value)) -> Void) -> Connection {
         var machine = LatestPairingStateMachine<Base.Value, Other.Value>()
         let otherConnection = other.subscribe { machine.otherSent($0) }
@@ -259,10 +289,19 @@ public struct WithLatestFromSource<Base: SourceType, Other: SourceType>: SourceT
 
 /// A source sampled by a trigger; made by ``SourceType/sample(on:)``.
 public struct SampledSource<Base: SourceType, Trigger: SourceType>: SourceType {
+    @usableFromInline
     let base: Base
+    @usableFromInline
     let trigger: Trigger
 
+    @inlinable
+    init(base: Base, trigger: Trigger) {
+        self.base = base
+        self.trigger = trigger
+    }
+
     /// Starts sending sampled values to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
         var machine = LatestPairingStateMachine<Base.Value, Void>()
         let connection = base.subscribe { machine.hold($0) }

@@ -10,6 +10,7 @@ extension SourceType {
     /// Glue's sources never end, so every inner source made stays subscribed; to keep only the
     /// latest, use ``flatMapLatest(_:)``. By ReactiveCore's `FlattenStateMachine`; values go
     /// out through a ``Signal`` of the subscription's own, so a sink is never nested.
+    @inlinable
     public func flatMap<Inner: SourceType>(_ transform: @escaping (Value) -> Inner) -> FlattenedSource<Inner.Value> {
         FlattenedSource(base: self, policy: .merge(maximum: nil), transform: transform)
     }
@@ -21,6 +22,7 @@ extension SourceType {
     /// ```swift
     /// let results = queries.flatMapLatest { query in backend.results(for: query) }
     /// ```
+    @inlinable
     public func flatMapLatest<Inner: SourceType>(
         _ transform: @escaping (Value) -> Inner
     ) -> FlattenedSource<Inner.Value> {
@@ -31,6 +33,7 @@ extension SourceType {
 extension SourceType where Value: SourceType {
     /// A source that sends the values of the latest source this source sent: a new one
     /// releases the one before it at once (Combine's `switchToLatest`).
+    @inlinable
     public func switchToLatest() -> FlattenedSource<Value.Value> {
         flatMapLatest { $0 }
     }
@@ -39,44 +42,54 @@ extension SourceType where Value: SourceType {
 /// A source of the values of inner sources; made by ``SourceType/flatMap(_:)``,
 /// ``SourceType/flatMapLatest(_:)`` and ``SourceType/switchToLatest()``.
 public struct FlattenedSource<Value>: SourceType {
-    private let subscribeImpl: (@escaping (Value) -> Void) -> Connection
+    @usableFromInline
+    let subscribeImpl: (@escaping (Value) -> Void) -> Connection
 
+    @inlinable
     init<Base: SourceType, Inner: SourceType>(
         base: Base, policy: FlattenStateMachine<Base.Value>.Policy, transform: @escaping (Base.Value) -> Inner
     ) where Inner.Value == Value {
         subscribeImpl = { sink in
-            let link = FlattenLink<Base.Value, Value>(policy: policy, sink: sink) { transform($0).source }
+            let link = FlattenLink<Base.Value, Inner>(policy: policy, sink: sink, transform: transform)
             return link.connect(base)
         }
     }
 
     /// Starts sending the inner sources' values to `sink`.
+    @inlinable
     public func subscribe(_ sink: @escaping (Value) -> Void) -> Connection {
         subscribeImpl(sink)
     }
 }
 
-/// One subscription of a ``FlattenedSource``: the machine, and the inner subscriptions.
-private final class FlattenLink<Outer, Inner> {
-    private var machine: FlattenStateMachine<Outer>
-    private let transform: (Outer) -> Source<Inner>
-    private let output = Signal<Inner>()
-    private let forwarding: Connection
-    private var inners: [FlattenStateMachine<Outer>.InnerID: Connection] = [:]
+/// One subscription of a ``FlattenedSource``: the machine, and the inner subscriptions. Generic
+/// over the inner sources' type, so that a switch subscribes to it directly, unboxed.
+@usableFromInline final class FlattenLink<Outer, Inner: SourceType> {
+    @usableFromInline var machine: FlattenStateMachine<Outer>
+    @usableFromInline
+    let transform: (Outer) -> Inner
+    @usableFromInline
+    let output = Signal<Inner.Value>()
+    @usableFromInline
+    let forwarding: Connection
+    @usableFromInline
+    var inners: [FlattenInnerID: Connection] = [:]
 
+    @inlinable
     init(
-        policy: FlattenStateMachine<Outer>.Policy, sink: @escaping (Inner) -> Void,
-        transform: @escaping (Outer) -> Source<Inner>
+        policy: FlattenStateMachine<Outer>.Policy, sink: @escaping (Inner.Value) -> Void,
+        transform: @escaping (Outer) -> Inner
     ) {
         machine = FlattenStateMachine(policy)
         self.transform = transform
         forwarding = output.subscribe(sink)
     }
 
+    @inlinable
     func connect(_ outer: some SourceType<Outer>) -> Connection {
         let upstream = outer.subscribe { value in
             guard case .subscribe(let value, let id, let releasing) = self.machine.outerSent(value) else { return }
-            for released in releasing { self.inners.removeValue(forKey: released)?.disconnect() }
+            if let releasing { self.inners.removeValue(forKey: releasing)?.disconnect() }
             let connection = self.transform(value).subscribe { inner in
                 if self.machine.innerMaySend(id) { self.output.send(inner) }
             }

@@ -25,16 +25,22 @@ public struct ZipStateMachine<Element> {
         case finish
     }
 
+    @usableFromInline
     var queues: [FIFOBuffer<Element>]
-    private var ended: [Bool]
+    @usableFromInline
+    var ended: [Bool]
     /// How many queues are empty (S1).
+    @usableFromInline
     var emptyQueues: Int
     /// Whether the zipped stream has ended.
-    public private(set) var isFinished = false
+    @usableFromInline var _isFinished = false
+    /// Whether the stream has ended.
+    @inlinable public var isFinished: Bool { _isFinished }
 
     /// A machine zipping `inputs` streams.
     ///
     /// - Precondition: `inputs` is at least 1.
+    @inlinable
     public init(inputs: Int) {
         precondition(inputs >= 1, "zip needs at least one input, got \(inputs)")
         queues = Array(repeating: FIFOBuffer(), count: inputs)
@@ -43,9 +49,11 @@ public struct ZipStateMachine<Element> {
     }
 
     /// The number of inputs.
+    @inlinable
     public var inputCount: Int { queues.count }
 
     /// Takes in a value of input `input`.
+    @inlinable
     public mutating func receive(_ value: Element, from input: Int) -> Action {
         guard !isFinished else { return .none }
         if queues[input].isEmpty { emptyQueues -= 1 }
@@ -56,6 +64,7 @@ public struct ZipStateMachine<Element> {
     }
 
     /// Takes in that input `input` ended.
+    @inlinable
     public mutating func inputFinished(_ input: Int) -> Action {
         guard !isFinished, !ended[input] else { return .none }
         ended[input] = true
@@ -67,6 +76,7 @@ public struct ZipStateMachine<Element> {
     /// Removes the oldest value of every input, calling `body` with each, first input first.
     ///
     /// - Precondition: the last action was `.emit` or `.emitAndFinish`.
+    @inlinable
     public mutating func popRow(_ body: (Int, Element) -> Void) {
         precondition(emptyQueues == 0, "ZipStateMachine.popRow: an input has no value waiting")
         for input in queues.indices {
@@ -75,7 +85,7 @@ public struct ZipStateMachine<Element> {
             body(input, value)
         }
         if queues.indices.contains(where: { ended[$0] && queues[$0].isEmpty }) {
-            isFinished = true
+            _isFinished = true
             for input in queues.indices { queues[input].removeAll() }
             emptyQueues = queues.count
         }
@@ -83,20 +93,22 @@ public struct ZipStateMachine<Element> {
     }
 
     /// Whether the row about to be taken is the last: an ended input holds only it.
-    private func endsAfterNextRow() -> Bool {
+    @usableFromInline
+    func endsAfterNextRow() -> Bool {
         queues.indices.contains { ended[$0] && queues[$0].count == 1 }
     }
 
     /// Drops every waiting value and ends: the owner's stream was disconnected.
+    @inlinable
     public mutating func cancel() {
-        isFinished = true
+        _isFinished = true
         for input in queues.indices { queues[input].removeAll() }
         emptyQueues = queues.count
         checkInvariantsAfterOperation()
     }
 
-    @inline(__always)
-    private func checkInvariantsAfterOperation() {
+    @inlinable @inline(__always)
+    func checkInvariantsAfterOperation() {
         #if REACTIVECORE_INTERNAL_CHECKS
             _checkInvariants()
         #endif
@@ -104,6 +116,7 @@ public struct ZipStateMachine<Element> {
 
     /// Checks S1, stopping with a message that names it when broken. Does nothing unless the
     /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    @usableFromInline
     package func _checkInvariants() {
         #if REACTIVECORE_INTERNAL_CHECKS
             let empty = queues.count { $0.isEmpty }
@@ -140,18 +153,25 @@ public struct CombineLatestStateMachine<Element> {
         case finish
     }
 
-    private var latest: [Element?]
+    @usableFromInline
+    var latest: [Element?]
     /// How many inputs have sent nothing yet (S2).
+    @usableFromInline
     var missing: Int
-    private var ended: [Bool]
+    @usableFromInline
+    var ended: [Bool]
     /// How many inputs have ended (S2).
+    @usableFromInline
     var endedCount = 0
     /// Whether the combined stream has ended.
-    public private(set) var isFinished = false
+    @usableFromInline var _isFinished = false
+    /// Whether the stream has ended.
+    @inlinable public var isFinished: Bool { _isFinished }
 
     /// A machine combining `inputs` streams.
     ///
     /// - Precondition: `inputs` is at least 1.
+    @inlinable
     public init(inputs: Int) {
         precondition(inputs >= 1, "combineLatest needs at least one input, got \(inputs)")
         latest = Array(repeating: nil, count: inputs)
@@ -160,6 +180,7 @@ public struct CombineLatestStateMachine<Element> {
     }
 
     /// Takes in a value of input `input`.
+    @inlinable
     public mutating func receive(_ value: Element, from input: Int) -> Action {
         guard !isFinished else { return .none }
         if latest[input] == nil { missing -= 1 }
@@ -169,12 +190,13 @@ public struct CombineLatestStateMachine<Element> {
     }
 
     /// Takes in that input `input` ended.
+    @inlinable
     public mutating func inputFinished(_ input: Int) -> Action {
         guard !isFinished, !ended[input] else { return .none }
         ended[input] = true
         endedCount += 1
         if latest[input] == nil || endedCount == latest.count {
-            isFinished = true
+            _isFinished = true
             latest = latest.map { _ in nil }
             missing = latest.count
         }
@@ -185,21 +207,23 @@ public struct CombineLatestStateMachine<Element> {
     /// Calls `body` with every input's latest value, first input first.
     ///
     /// - Precondition: the last action was `.emit`.
+    @inlinable
     public func forEachLatest(_ body: (Int, Element) -> Void) {
         precondition(missing == 0, "CombineLatestStateMachine.forEachLatest: an input has sent nothing yet")
         for (input, value) in latest.enumerated() { body(input, value!) }
     }
 
     /// Forgets every value and ends: the owner's stream was disconnected.
+    @inlinable
     public mutating func cancel() {
-        isFinished = true
+        _isFinished = true
         latest = latest.map { _ in nil }
         missing = latest.count
         checkInvariantsAfterOperation()
     }
 
-    @inline(__always)
-    private func checkInvariantsAfterOperation() {
+    @inlinable @inline(__always)
+    func checkInvariantsAfterOperation() {
         #if REACTIVECORE_INTERNAL_CHECKS
             _checkInvariants()
         #endif
@@ -207,6 +231,7 @@ public struct CombineLatestStateMachine<Element> {
 
     /// Checks S2, stopping with a message that names it when broken. Does nothing unless the
     /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    @usableFromInline
     package func _checkInvariants() {
         #if REACTIVECORE_INTERNAL_CHECKS
             let absent = latest.count { $0 == nil }
@@ -238,28 +263,36 @@ public struct CombineLatestStateMachine<Element> {
 /// let pair = machine.mainSent("a")   // ("a", 1)
 /// ```
 public struct LatestPairingStateMachine<Main, Other> {
-    private var latestOther: Other?
-    private var heldMain: Main?
+    @usableFromInline
+    var latestOther: Other?
+    @usableFromInline
+    var heldMain: Main?
     /// Whether the stream has ended.
-    public private(set) var isFinished = false
+    @usableFromInline var _isFinished = false
+    /// Whether the stream has ended.
+    @inlinable public var isFinished: Bool { _isFinished }
 
     /// A machine with nothing held.
+    @inlinable
     public init() {}
 
     /// `withLatestFrom`: takes in a value of the main stream, and returns the pair to pass on,
     /// or `nil` (the other stream has sent nothing yet, or the stream ended).
+    @inlinable
     public mutating func mainSent(_ value: Main) -> (Main, Other)? {
         guard !isFinished, let latestOther else { return nil }
         return (value, latestOther)
     }
 
     /// `withLatestFrom`: takes in a value of the other stream.
+    @inlinable
     public mutating func otherSent(_ value: Other) {
         guard !isFinished else { return }
         latestOther = value
     }
 
     /// `sample(on:)`: takes in a value of the sampled stream, which replaces the held one.
+    @inlinable
     public mutating func hold(_ value: Main) {
         guard !isFinished else { return }
         heldMain = value
@@ -267,6 +300,7 @@ public struct LatestPairingStateMachine<Main, Other> {
 
     /// `sample(on:)`: takes in that the trigger sent, and returns the held value to pass on,
     /// which is forgotten, or `nil`.
+    @inlinable
     public mutating func sample() -> Main? {
         guard !isFinished else { return nil }
         defer { heldMain = nil }
@@ -274,8 +308,9 @@ public struct LatestPairingStateMachine<Main, Other> {
     }
 
     /// Ends: forgets what was held; every later call does nothing.
+    @inlinable
     public mutating func finish() {
-        isFinished = true
+        _isFinished = true
         latestOther = nil
         heldMain = nil
     }

@@ -12,7 +12,7 @@
 /// guard case .subscribe(_, let first, _) = machine.outerSent("sw"),
 ///     case .subscribe(_, let second, let releasing) = machine.outerSent("swift")
 /// else { return }
-/// // releasing == [first]: disconnect it. A value of it still on its way is dropped:
+/// // releasing == first: disconnect it. A value of it still on its way is dropped:
 /// let stale = machine.innerMaySend(first)    // false
 /// let fresh = machine.innerMaySend(second)   // true
 /// ```
@@ -31,36 +31,39 @@ public struct FlattenStateMachine<Outer> {
         case latest
     }
 
-    /// Identifies one inner stream.
-    public struct InnerID: Hashable, Sendable, CustomStringConvertible {
-        let rawValue: UInt64
-        /// `inner` and its number.
-        public var description: String { "inner \(rawValue)" }
-    }
+    /// Identifies one inner stream (not generic, so that the ids cost no generic metadata).
+    public typealias InnerID = FlattenInnerID
 
     /// What to do after an event.
     public enum Action {
         /// Nothing now.
         case none
-        /// Release the inner streams `releasing` (replaced), then subscribe to the inner
-        /// stream made from `value`, tagged `id`.
-        case subscribe(Outer, id: InnerID, releasing: [InnerID])
+        /// Release the inner stream `releasing` (replaced, with the `latest` policy), then
+        /// subscribe to the inner stream made from `value`, tagged `id`.
+        case subscribe(Outer, id: InnerID, releasing: InnerID?)
         /// End the flattened stream.
         case finish
     }
 
     /// The policy the machine follows.
     public let policy: Policy
+    @usableFromInline
     var running: [InnerID] = []
+    @usableFromInline
     var waiting = FIFOBuffer<Outer>()
-    private var nextID: UInt64 = 0
-    private var outerEnded = false
+    @usableFromInline
+    var nextID: UInt64 = 0
+    @usableFromInline
+    var outerEnded = false
     /// Whether the flattened stream has ended.
-    public private(set) var isFinished = false
+    @usableFromInline var _isFinished = false
+    /// Whether the stream has ended.
+    @inlinable public var isFinished: Bool { _isFinished }
 
     /// A machine that flattens by `policy`.
     ///
     /// - Precondition: a merge's maximum, if any, is at least 1.
+    @inlinable
     public init(_ policy: Policy) {
         if case .merge(let maximum?) = policy {
             precondition(maximum >= 1, "flatMap needs a maximum of at least 1 inner stream, got \(maximum)")
@@ -69,17 +72,20 @@ public struct FlattenStateMachine<Outer> {
     }
 
     /// The inner streams running, oldest first.
+    @inlinable
     public var runningInners: [InnerID] { running }
 
     /// The number of outer values waiting for a free place (merge with a maximum).
+    @inlinable
     public var waitingCount: Int { waiting.count }
 
     /// Takes in a value of the outer stream.
+    @inlinable
     public mutating func outerSent(_ value: Outer) -> Action {
         guard !isFinished else { return .none }
         switch policy {
         case .latest:
-            let replaced = running
+            let replaced = running.first
             running.removeAll(keepingCapacity: true)
             return start(value, releasing: replaced)
         case .merge(let maximum):
@@ -87,25 +93,28 @@ public struct FlattenStateMachine<Outer> {
                 waiting.append(value)
                 return .none
             }
-            return start(value, releasing: [])
+            return start(value, releasing: nil)
         }
     }
 
     /// Whether a value of inner stream `id` may pass: false once it was replaced, ended or
     /// the whole stream ended.
+    @inlinable
     public func innerMaySend(_ id: InnerID) -> Bool {
         !isFinished && running.contains(id)
     }
 
     /// Takes in that inner stream `id` ended.
+    @inlinable
     public mutating func innerFinished(_ id: InnerID) -> Action {
         guard !isFinished, let index = running.firstIndex(of: id) else { return .none }
         running.remove(at: index)
-        if let next = waiting.popFirst() { return start(next, releasing: []) }
+        if let next = waiting.popFirst() { return start(next, releasing: nil) }
         return finishIfDone()
     }
 
     /// Takes in that the outer stream ended.
+    @inlinable
     public mutating func outerFinished() -> Action {
         guard !isFinished else { return .none }
         outerEnded = true
@@ -114,8 +123,9 @@ public struct FlattenStateMachine<Outer> {
 
     /// Ends at once, returning the inner streams to release: the owner's stream was
     /// disconnected, or an inner stream failed.
+    @inlinable
     public mutating func cancel() -> [InnerID] {
-        isFinished = true
+        _isFinished = true
         waiting.removeAll()
         let cancelled = running
         running.removeAll()
@@ -123,23 +133,25 @@ public struct FlattenStateMachine<Outer> {
         return cancelled
     }
 
-    private mutating func start(_ value: Outer, releasing: [InnerID]) -> Action {
+    @usableFromInline
+    mutating func start(_ value: Outer, releasing: InnerID?) -> Action {
         nextID += 1
-        let id = InnerID(rawValue: nextID)
+        let id = FlattenInnerID(rawValue: nextID)
         running.append(id)
         checkInvariantsAfterOperation()
         return .subscribe(value, id: id, releasing: releasing)
     }
 
-    private mutating func finishIfDone() -> Action {
+    @usableFromInline
+    mutating func finishIfDone() -> Action {
         defer { checkInvariantsAfterOperation() }
         guard outerEnded, running.isEmpty, waiting.isEmpty else { return .none }
-        isFinished = true
+        _isFinished = true
         return .finish
     }
 
-    @inline(__always)
-    private func checkInvariantsAfterOperation() {
+    @inlinable @inline(__always)
+    func checkInvariantsAfterOperation() {
         #if REACTIVECORE_INTERNAL_CHECKS
             _checkInvariants()
         #endif
@@ -147,6 +159,7 @@ public struct FlattenStateMachine<Outer> {
 
     /// Checks S3, stopping with a message that names it when broken. Does nothing unless the
     /// module is built with `REACTIVECORE_INTERNAL_CHECKS`.
+    @usableFromInline
     package func _checkInvariants() {
         #if REACTIVECORE_INTERNAL_CHECKS
             switch policy {
@@ -171,4 +184,16 @@ public struct FlattenStateMachine<Outer> {
                 "a finished flattening still runs or holds inner streams")
         #endif
     }
+}
+
+/// Identifies one inner stream of a ``FlattenStateMachine``.
+public struct FlattenInnerID: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline let rawValue: UInt64
+
+    @inlinable init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    /// `inner` and its number.
+    public var description: String { "inner \(rawValue)" }
 }

@@ -61,7 +61,8 @@ public struct LimitStateMachine<Value> {
         case none
     }
 
-    private enum State {
+    @usableFromInline
+    enum State {
         /// A prefix: passing values, `left` of them still to pass.
         case taking(left: Int)
         /// Dropping values, `left` of them still to drop.
@@ -83,11 +84,13 @@ public struct LimitStateMachine<Value> {
         case finished
     }
 
-    private var state: State
+    @usableFromInline
+    var state: State
 
     /// A machine that limits values by `rule`.
     ///
     /// - Precondition: the count of `.prefix` and `.dropFirst` is not negative.
+    @inlinable
     public init(_ rule: Rule) {
         switch rule {
         case .prefix(let count):
@@ -110,11 +113,13 @@ public struct LimitStateMachine<Value> {
     }
 
     /// Whether the stream has ended (a `prefix(0)` has ended before its first value).
+    @inlinable
     public var isFinished: Bool {
         if case .finished = state { true } else { false }
     }
 
     /// Whether the rule still watches its trigger.
+    @inlinable
     public var watchesTrigger: Bool {
         switch state {
         case .passingUntilTrigger, .waitingForTrigger: true
@@ -123,6 +128,7 @@ public struct LimitStateMachine<Value> {
     }
 
     /// Takes in `value` and says what to do with it.
+    @inlinable
     public mutating func receive(_ value: Value) -> Action {
         switch state {
         case .finished, .waitingForTrigger:
@@ -155,6 +161,7 @@ public struct LimitStateMachine<Value> {
     }
 
     /// Takes in that the trigger sent, and says what to do.
+    @inlinable
     public mutating func triggerFired() -> TriggerAction {
         switch state {
         case .passingUntilTrigger:
@@ -169,6 +176,7 @@ public struct LimitStateMachine<Value> {
     }
 
     /// Takes in that the input ended: the machine ends too.
+    @inlinable
     public mutating func finish() {
         state = .finished
     }

@@ -9,13 +9,15 @@
 /// _ = machine.finish()     // [3]
 /// ```
 public struct CollectStateMachine<Value> {
-    private var gathered: [Value] = []
+    @usableFromInline
+    var gathered: [Value] = []
     /// How many values make an array.
     public let count: Int
 
     /// A machine gathering arrays of `count`.
     ///
     /// - Precondition: `count` is at least 1.
+    @inlinable
     public init(count: Int) {
         precondition(count >= 1, "collect(_:) needs a count of at least 1, got \(count)")
         self.count = count
@@ -23,9 +25,11 @@ public struct CollectStateMachine<Value> {
     }
 
     /// The values gathered so far.
+    @inlinable
     public var pending: [Value] { gathered }
 
     /// Takes in `value`; returns the full array to pass on, if this value completed one.
+    @inlinable
     public mutating func receive(_ value: Value) -> [Value]? {
         gathered.append(value)
         guard gathered.count == count else { return nil }
@@ -33,16 +37,19 @@ public struct CollectStateMachine<Value> {
     }
 
     /// Takes out what is gathered (a time window ended, or the stream ended); `nil` if nothing.
+    @inlinable
     public mutating func flush() -> [Value]? {
         gathered.isEmpty ? nil : take()
     }
 
     /// The same as ``flush()``: the last array when the stream ends.
+    @inlinable
     public mutating func finish() -> [Value]? {
         flush()
     }
 
-    private mutating func take() -> [Value] {
+    @usableFromInline
+    mutating func take() -> [Value] {
         defer {
             gathered = []
             gathered.reserveCapacity(count)
@@ -60,14 +67,17 @@ public struct CollectStateMachine<Value> {
 /// _ = machine.receive(2)   // (1, 2)
 /// ```
 public struct PairwiseStateMachine<Value> {
-    private var previous: Value?
+    @usableFromInline
+    var previous: Value?
 
     /// A machine whose first value pairs with `initial`, or, if `nil`, with nothing.
+    @inlinable
     public init(initial: Value? = nil) {
         previous = initial
     }
 
     /// Takes in `value`; returns the pair it makes with the previous value, if any.
+    @inlinable
     public mutating func receive(_ value: Value) -> (Value, Value)? {
         defer { previous = value }
         return previous.map { ($0, value) }
