@@ -8,14 +8,14 @@ extension EventStream {
     ///
     /// By ReactiveCore's `ZipStateMachine`; each subscription zips on its own.
     public func zip<Other>(_ other: EventStream<Other>) -> EventStream<(Value, Other)> {
-        Combination.stream(.zip, [asFirst(), other.asSecond()], build: Combination.pair)
+        Combination.stream(.zip, [asFirst(), other.asSecond()], build: CombinationElement.pair)
     }
 
     /// The n-th values of this stream, `second` and `third`, together.
     public func zip<Second, Third>(
         _ second: EventStream<Second>, _ third: EventStream<Third>
     ) -> EventStream<(Value, Second, Third)> {
-        Combination.stream(.zip, [asFirst(), second.asSecond(), third.asThird()], build: Combination.triple)
+        Combination.stream(.zip, [asFirst(), second.asSecond(), third.asThird()], build: CombinationElement.triple)
     }
 
     /// The latest values of this stream and `other` together, each time either sends, once
@@ -26,7 +26,7 @@ extension EventStream {
     /// let canSubmit = names.combineLatest(passwords).map { name, password in !name.isEmpty && !password.isEmpty }
     /// ```
     public func combineLatest<Other>(_ other: EventStream<Other>) -> EventStream<(Value, Other)> {
-        Combination.stream(.combineLatest, [asFirst(), other.asSecond()], build: Combination.pair)
+        Combination.stream(.combineLatest, [asFirst(), other.asSecond()], build: CombinationElement.pair)
     }
 
     /// The latest values of this stream, `second` and `third` together, each time one sends,
@@ -35,14 +35,14 @@ extension EventStream {
         _ second: EventStream<Second>, _ third: EventStream<Third>
     ) -> EventStream<(Value, Second, Third)> {
         Combination.stream(
-            .combineLatest, [asFirst(), second.asSecond(), third.asThird()], build: Combination.triple)
+            .combineLatest, [asFirst(), second.asSecond(), third.asThird()], build: CombinationElement.triple)
     }
 
     /// The n-th values of all `streams` together, as arrays in the order of `streams`.
     ///
     /// - Precondition: `streams` is not empty.
     public static func zip(_ streams: [EventStream<Value>]) -> EventStream<[Value]> {
-        Combination.stream(.zip, streams.map { $0.asFirst() }, build: Combination.array)
+        Combination.stream(.zip, streams.map { $0.asFirst() }, build: CombinationElement.array)
     }
 
     /// The latest values of all `streams` together, as arrays in the order of `streams`, each
@@ -50,7 +50,7 @@ extension EventStream {
     ///
     /// - Precondition: `streams` is not empty.
     public static func combineLatest(_ streams: [EventStream<Value>]) -> EventStream<[Value]> {
-        Combination.stream(.combineLatest, streams.map { $0.asFirst() }, build: Combination.array)
+        Combination.stream(.combineLatest, streams.map { $0.asFirst() }, build: CombinationElement.array)
     }
 
     /// Each value paired with the latest value of `other`; values before `other` has sent
@@ -121,17 +121,17 @@ extension EventStream {
     }
 
     /// This stream's events, each value tagged as a combination's first input.
-    fileprivate func asFirst<Second, Third>() -> EventStream<Combination.Element<Value, Second, Third>> {
+    fileprivate func asFirst<Second, Third>() -> EventStream<CombinationElement<Value, Second, Third>> {
         map { .first($0) }
     }
 
     /// This stream's events, each value tagged as a combination's second input.
-    fileprivate func asSecond<First, Third>() -> EventStream<Combination.Element<First, Value, Third>> {
+    fileprivate func asSecond<First, Third>() -> EventStream<CombinationElement<First, Value, Third>> {
         map { .second($0) }
     }
 
     /// This stream's events, each value tagged as a combination's third input.
-    fileprivate func asThird<First, Second>() -> EventStream<Combination.Element<First, Second, Value>> {
+    fileprivate func asThird<First, Second>() -> EventStream<CombinationElement<First, Second, Value>> {
         map { .third($0) }
     }
 }
@@ -140,11 +140,7 @@ extension EventStream {
 /// (tagged by place), delivering through a `Broadcaster` so that a value a sink makes an
 /// input send is combined at once and delivered after the current one, never nested.
 private enum Combination {
-    enum Element<First, Second, Third> {
-        case first(First)
-        case second(Second)
-        case third(Third)
-    }
+    typealias Element = CombinationElement
 
     enum Rule {
         case zip, combineLatest
@@ -190,42 +186,5 @@ private enum Combination {
                 forwarding.disconnect()
             })
         })
-    }
-
-    static func pair<First, Second>(_ visit: ((Int, Element<First, Second, Void>) -> Void) -> Void) -> (First, Second) {
-        var first: First?
-        var second: Second?
-        visit { _, element in
-            switch element {
-            case .first(let value): first = value
-            case .second(let value): second = value
-            case .third: break
-            }
-        }
-        return (first!, second!)
-    }
-
-    static func triple<First, Second, Third>(
-        _ visit: ((Int, Element<First, Second, Third>) -> Void) -> Void
-    ) -> (First, Second, Third) {
-        var first: First?
-        var second: Second?
-        var third: Third?
-        visit { _, element in
-            switch element {
-            case .first(let value): first = value
-            case .second(let value): second = value
-            case .third(let value): third = value
-            }
-        }
-        return (first!, second!, third!)
-    }
-
-    static func array<Value>(_ visit: ((Int, Element<Value, Void, Void>) -> Void) -> Void) -> [Value] {
-        var values: [Value] = []
-        visit { _, element in
-            if case .first(let value) = element { values.append(value) }
-        }
-        return values
     }
 }

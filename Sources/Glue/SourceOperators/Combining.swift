@@ -10,7 +10,7 @@ extension SourceType {
     /// own: values whose partner never comes wait until the subscription disconnects.
     @inlinable
     public func zip<Other: SourceType>(_ other: Other) -> CombinedSource<(Value, Other.Value)> {
-        CombinedSource(.zip, inputs: pairInputs(other), build: Self.pair)
+        CombinedSource(.zip, inputs: pairInputs(other), build: Pair.pair)
     }
 
     /// A source that groups the n-th values of this source, `second` and `third`.
@@ -18,7 +18,7 @@ extension SourceType {
     public func zip<Second: SourceType, Third: SourceType>(
         _ second: Second, _ third: Third
     ) -> CombinedSource<(Value, Second.Value, Third.Value)> {
-        CombinedSource(.zip, inputs: tripleInputs(second, third), build: Self.triple)
+        CombinedSource(.zip, inputs: tripleInputs(second, third), build: CombinationElement.triple)
     }
 
     /// A source that sends the latest values of this source and `other` together, each time
@@ -32,7 +32,7 @@ extension SourceType {
     /// By ReactiveCore's `CombineLatestStateMachine`; each subscription combines on its own.
     @inlinable
     public func combineLatest<Other: SourceType>(_ other: Other) -> CombinedSource<(Value, Other.Value)> {
-        CombinedSource(.combineLatest, inputs: pairInputs(other), build: Self.pair)
+        CombinedSource(.combineLatest, inputs: pairInputs(other), build: Pair.pair)
     }
 
     /// A source that sends the latest values of this source, `second` and `third` together,
@@ -41,7 +41,7 @@ extension SourceType {
     public func combineLatest<Second: SourceType, Third: SourceType>(
         _ second: Second, _ third: Third
     ) -> CombinedSource<(Value, Second.Value, Third.Value)> {
-        CombinedSource(.combineLatest, inputs: tripleInputs(second, third), build: Self.triple)
+        CombinedSource(.combineLatest, inputs: tripleInputs(second, third), build: CombinationElement.triple)
     }
 
     /// A source that sends each value of this source paired with the latest value of
@@ -67,7 +67,7 @@ extension SourceType {
         SampledSource(base: self, trigger: trigger)
     }
 
-    @usableFromInline typealias Pair<Other> = CombinedElement<Value, Other, Void>
+    @usableFromInline typealias Pair<Other> = CombinationElement<Value, Other, Void>
 
     @inlinable func pairInputs<Other: SourceType>(_ other: Other) -> [Source<Pair<Other.Value>>] {
         [map { .first($0) }.source, other.map { .second($0) }.source]
@@ -75,37 +75,8 @@ extension SourceType {
 
     @inlinable func tripleInputs<Second: SourceType, Third: SourceType>(
         _ second: Second, _ third: Third
-    ) -> [Source<CombinedElement<Value, Second.Value, Third.Value>>] {
+    ) -> [Source<CombinationElement<Value, Second.Value, Third.Value>>] {
         [map { .first($0) }.source, second.map { .second($0) }.source, third.map { .third($0) }.source]
-    }
-
-    @inlinable static func pair<Other>(_ visit: ((Int, Pair<Other>) -> Void) -> Void) -> (Value, Other) {
-        var first: Value?
-        var second: Other?
-        visit { _, element in
-            switch element {
-            case .first(let value): first = value
-            case .second(let value): second = value
-            case .third: break
-            }
-        }
-        return (first!, second!)
-    }
-
-    @inlinable static func triple<Second, Third>(
-        _ visit: ((Int, CombinedElement<Value, Second, Third>) -> Void) -> Void
-    ) -> (Value, Second, Third) {
-        var first: Value?
-        var second: Second?
-        var third: Third?
-        visit { _, element in
-            switch element {
-            case .first(let value): first = value
-            case .second(let value): second = value
-            case .third(let value): third = value
-            }
-        }
-        return (first!, second!, third!)
     }
 }
 
@@ -116,7 +87,9 @@ extension Source {
     /// - Precondition: `sources` is not empty.
     @inlinable
     public static func zip(_ sources: [Source<Value>]) -> CombinedSource<[Value]> {
-        CombinedSource(.zip, inputs: sources.map { $0.map { Element.first($0) }.source }, build: array)
+        CombinedSource(
+            .zip, inputs: sources.map { $0.map { CombinationElement<Value, Void, Void>.first($0) }.source },
+            build: CombinationElement.array)
     }
 
     /// A source that sends the latest values of all `sources` together, as an array in the
@@ -125,27 +98,10 @@ extension Source {
     /// - Precondition: `sources` is not empty.
     @inlinable
     public static func combineLatest(_ sources: [Source<Value>]) -> CombinedSource<[Value]> {
-        CombinedSource(.combineLatest, inputs: sources.map { $0.map { Element.first($0) }.source }, build: array)
+        CombinedSource(
+            .combineLatest, inputs: sources.map { $0.map { CombinationElement<Value, Void, Void>.first($0) }.source },
+            build: CombinationElement.array)
     }
-
-    @usableFromInline typealias Element = CombinedElement<Value, Void, Void>
-
-    @inlinable static func array(_ visit: ((Int, Element) -> Void) -> Void) -> [Value] {
-        var values: [Value] = []
-        visit { _, element in
-            if case .first(let value) = element { values.append(value) }
-        }
-        return values
-    }
-}
-
-/// A value of one input of a ``CombinedSource``: inputs of different types share one
-/// machine, each tagged with its place (n-ary combinations use `first` only).
-@usableFromInline
-enum CombinedElement<First, Second, Third> {
-    case first(First)
-    case second(Second)
-    case third(Third)
 }
 
 /// A source that combines the values of several inputs; made by ``SourceType/zip(_:)``,
@@ -167,14 +123,14 @@ public struct CombinedSource<Output>: SourceType {
 
     @inlinable
     init<First, Second, Third>(
-        _ rule: Rule, inputs: [Source<CombinedElement<First, Second, Third>>],
-        build: @escaping (((Int, CombinedElement<First, Second, Third>) -> Void) -> Void) -> Output
+        _ rule: Rule, inputs: [Source<CombinationElement<First, Second, Third>>],
+        build: @escaping (((Int, CombinationElement<First, Second, Third>) -> Void) -> Void) -> Output
     ) {
         precondition(!inputs.isEmpty, "Glue: zip and combineLatest need at least one source")
         subscribeImpl = { sink in
             let output = Signal<Output>()
             let forwarding = output.subscribe(sink)
-            let receive: (CombinedElement<First, Second, Third>, Int) -> Void
+            let receive: (CombinationElement<First, Second, Third>, Int) -> Void
             switch rule {
             case .zip:
                 let link = ZipLink(inputs: inputs.count, build: build, output: output)
