@@ -188,6 +188,10 @@ public final class MarbleTest {
             scheduler.run()
         }
         withExtendedLifetime((connections, scheduled)) {}
+        // The inputs' senders and the recordings' subscribers are spent: let go of them, and of
+        // whatever they capture (a stream that captures this test would otherwise keep it).
+        inputs = []
+        subscriptions = []
     }
 
     // MARK: Expectations

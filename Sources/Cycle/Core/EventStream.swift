@@ -56,11 +56,11 @@ public struct EventStream<Value>: CompletableSubscribable {
     public func subscribe(events sink: @escaping (StreamEvent<Value, Never>) -> Void) -> Connection {
         let gate = CompletionGate()
         let connection = Connection(isolated: { gate.end() })
-        gate.connection = connection
+        gate.connection.set(connection)
         let upstream = subscribeImpl { event in
             guard !gate.isEnded else { return }
             // The end disconnects the subscriber's connection, which releases the upstream.
-            if case .completion = event { gate.connection?.disconnect() }
+            if case .completion = event { gate.connection.take()?.disconnect() }
             sink(event)
         }
         gate.hold(upstream)
@@ -215,8 +215,8 @@ final class CompletionGate {
     private(set) var isEnded = false
     private var upstream: Connection?
     /// The subscriber's connection, disconnected by the completion so that it reports the
-    /// end. Weak: the connection holds the gate until it disconnects.
-    weak var connection: Connection?
+    /// end. Its action (``end()``) releases it first.
+    var connection = SelfConnection()
 
     /// Keeps `connection` to release at the end, or releases it now if the end already came
     /// (a stream that finished while being subscribed).
@@ -225,6 +225,7 @@ final class CompletionGate {
     }
 
     func end() {
+        connection.release()
         guard !isEnded else { return }
         isEnded = true
         let connection = upstream

@@ -104,7 +104,7 @@ public struct LimitedSource<Base: SourceType>: SourceType {
     public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
         let link = LimitLink(LimitStateMachine(rule), sink: sink)
         let connection = Connection(isolated: { link.end() })
-        link.connection = connection
+        link.connection.set(connection)
         link.connect(base: base, trigger: trigger)
         return connection
     }
@@ -118,8 +118,8 @@ final class LimitLink<Value> {
     private var upstream: Connection?
     private var triggerConnection: Connection?
     /// The subscriber's connection, disconnected when the values are over so that it reports
-    /// the stop. Weak: the connection holds the link until it disconnects.
-    weak var connection: Connection?
+    /// the stop. Its action (``end()``) releases it first.
+    var connection = SelfConnection()
 
     init(_ machine: LimitStateMachine<Value>, sink: @escaping (Value) -> Void) {
         self.machine = machine
@@ -165,11 +165,12 @@ final class LimitLink<Value> {
 
     /// The values are over: disconnects the subscriber's connection, which ends the link.
     private func stop() {
-        if let connection { connection.disconnect() } else { end() }
+        if let connection = connection.take() { connection.disconnect() } else { end() }
     }
 
     /// Ends: the values are over, or the subscription was disconnected.
     func end() {
+        connection.release()
         machine.finish()
         releaseTrigger()
         let connection = upstream

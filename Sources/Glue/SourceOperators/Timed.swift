@@ -90,7 +90,7 @@ public struct TimeoutSource<Base: SourceType>: SourceType {
     public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
         let link = TimeoutLink(interval: interval, scheduler: scheduler, sink: sink)
         let connection = Connection(isolated: { link.end() })
-        link.connection = connection
+        link.connection.set(connection)
         link.connect(base)
         return connection
     }
@@ -102,7 +102,9 @@ private final class TimeoutLink<Value> {
     private let sink: (Value) -> Void
     private var upstream: Connection?
     private var timer: Connection?
-    weak var connection: Connection?
+    /// The subscriber's connection, disconnected at the timeout so that it reports the stop.
+    /// Its action (``end()``) releases it first.
+    var connection = SelfConnection()
 
     init(interval: Duration, scheduler: any Scheduler, sink: @escaping (Value) -> Void) {
         machine = TimeoutStateMachine(interval: interval)
@@ -125,11 +127,12 @@ private final class TimeoutLink<Value> {
             at: timer.deadline,
             isolated: { [weak self] in
                 guard let self, self.machine.timerFired(timer) else { return }
-                if let connection = self.connection { connection.disconnect() } else { self.end() }
+                if let connection = self.connection.take() { connection.disconnect() } else { self.end() }
             })
     }
 
     func end() {
+        connection.release()
         machine.finish()
         timer = nil
         let connection = upstream
