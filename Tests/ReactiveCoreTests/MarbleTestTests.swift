@@ -1,3 +1,4 @@
+import Dispatch
 import ReactiveCore
 import ReactiveTesting
 import TestSupport
@@ -26,6 +27,23 @@ private final class EventBroadcaster<Value>: CompletableSubscribable {
 }
 
 private struct MarbleFailure: Error, Equatable {}
+
+/// A thread-safe stream that, as it is subscribed, delivers `count` values from many threads at
+/// once, then finishes.
+private struct ConcurrentBurst: CompletableSubscribable {
+    typealias Failure = Never
+    let count: Int
+
+    func subscribe(events sink: @escaping @Sendable (StreamEvent<Int, Never>) -> Void) -> Connection {
+        DispatchQueue.concurrentPerform(iterations: count) { sink(.value($0)) }
+        sink(.completion(.finished))
+        return Connection()
+    }
+
+    func subscribe(_ sink: @escaping @Sendable (Int) -> Void) -> Connection {
+        subscribe(events: { if let value = $0.value { sink(value) } })
+    }
+}
 
 @Suite("ReactiveTesting: marble diagrams and tests")
 struct MarbleTestTests {
@@ -140,6 +158,17 @@ struct MarbleTestTests {
         marbles.expect(recording, "a-(bt)-c")
         #expect(marbles.currentTick == 4)
         _ = timer
+    }
+
+    @Test("a recording takes deliveries from many threads at once and loses none")
+    func concurrentDeliveries() {
+        let marbles = MarbleTest()
+        let recording = marbles.record(ConcurrentBurst(count: 1_000))
+        marbles.run()
+        #expect(Set(recording.values) == Set(0..<1_000))
+        #expect(recording.values.count == 1_000)
+        #expect(recording.completion == .finished)
+        #expect(recording.events.allSatisfy { $0.tick == 0 })
     }
 
     @Test("a mismatch records an issue that shows both diagrams")

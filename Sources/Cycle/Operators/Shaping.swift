@@ -104,32 +104,12 @@ extension EventStream {
 
     /// Every value, in one array, when the stream finishes.
     public func collect() -> EventStream<[Value]> {
-        EventStream<[Value]>(subscribeEvents: { sink in
-            var all: [Value] = []
-            return subscribe(events: { event in
-                switch event {
-                case .value(let value): all.append(value)
-                case .completion(let completion):
-                    sink(.value(all))
-                    sink(.completion(completion))
-                }
-            })
-        })
+        reduced([]) { all, value in all.append(value) }
     }
 
     /// The last value, when the stream finishes (nothing if it sent none).
     public func last() -> EventStream<Value> {
-        EventStream(subscribeEvents: { sink in
-            var last: Value?
-            return subscribe(events: { event in
-                switch event {
-                case .value(let value): last = value
-                case .completion(let completion):
-                    if let last { sink(.value(last)) }
-                    sink(.completion(completion))
-                }
-            })
-        })
+        reduced(nil) { last, value in last = value }.compactMap { $0 }
     }
 
     /// The result of combining every value into `initial`, when the stream finishes.
@@ -140,11 +120,19 @@ extension EventStream {
     public func reduce<Result>(
         _ initial: Result, _ next: @escaping (Result, Value) -> Result
     ) -> EventStream<Result> {
+        reduced(initial) { result, value in result = next(result, value) }
+    }
+
+    /// `initial` updated by every value, sent once when the stream finishes, then the end:
+    /// what `collect()`, `last()` and `reduce` share.
+    private func reduced<Result>(
+        _ initial: Result, _ update: @escaping (inout Result, Value) -> Void
+    ) -> EventStream<Result> {
         EventStream<Result>(subscribeEvents: { sink in
             var result = initial
             return subscribe(events: { event in
                 switch event {
-                case .value(let value): result = next(result, value)
+                case .value(let value): update(&result, value)
                 case .completion(let completion):
                     sink(.value(result))
                     sink(.completion(completion))
