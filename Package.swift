@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph", "TestSupport"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
         .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "ReactiveTesting", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),

@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// Something modifiers connect to: a source's endpoint (`signal.fired`,
 /// `property.didSet`, `timer.fired`) or a modifier in a chain.
 ///
@@ -27,9 +29,16 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
         self.downstreamExecutor = downstreamExecutor
     }
 
-    /// The last message sent, if any: what a newly connected modifier receives.
+    /// The last message sent, if any: what a newly connected modifier receives. `nil` once
+    /// the stream ended: a newly connected modifier then receives the ``completion``.
     public var lastMessage: Message? {
         relay.lastMessage
+    }
+
+    /// How the stream ended, or `nil` while it has not: what a newly connected modifier
+    /// receives instead of a last message (see <doc:Semantics>).
+    public var completion: Completion<any Error>? {
+        relay.endedWith
     }
 
     /// How many modifiers are connected.
@@ -39,6 +48,41 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
 
     /// Disconnects this observable from what it observes; endpoints observe nothing.
     func detachFromUpstream() {}
+}
+
+extension MessageSource: CompletableSubscribable {
+    /// Delivers the last message at once, if there is one, then every later message and the
+    /// end, if the stream ends, until the connection disconnects: the common module's uniform
+    /// view of a stream that ends.
+    ///
+    /// The sink runs inline on the delivering thread, as after ``noDispatch()``. After the
+    /// end, the connection reports itself disconnected. Disconnecting sends nothing to the
+    /// sink (the subscriber asked for it), unlike removing a chain with
+    /// ``onEnd(_:)``, which is told `.interrupted`.
+    ///
+    /// Disfavored, so that `subscribe { value in … }` with a trailing closure is the values-only
+    /// ``subscribe(_:)``.
+    @_disfavoredOverload
+    public func subscribe(events sink: @escaping @Sendable (StreamEvent<Message, any Error>) -> Void) -> Connection {
+        let own = LockedState(SelfConnection())
+        let modifier = ThenModifier(
+            upstream: self,
+            core: EndCore(
+                upstream: self, executor: .inline, onValue: { sink(.value($0)) },
+                onEnd: { completion in
+                    sink(.completion(completion))
+                    own.withLock { $0.take() }?.disconnect()
+                }, interruptsOnDetach: false))
+        let connection = Connection {
+            own.withLock { $0.release() }
+            modifier.detach()
+        }
+        // Kept first, then checked: an end that came before (or while) it was kept takes it
+        // out here, one that comes after takes it out in `onEnd`; `take()` hands it out once.
+        own.withLock { $0.set(connection) }
+        if modifier.completion != nil { own.withLock { $0.take() }?.disconnect() }
+        return connection
+    }
 }
 
 extension MessageSource: Subscribable {

@@ -163,6 +163,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         for (message, sequence) in unsafeDowncast(batch, to: HeldMessages<Input>.self).messages {
             receive(message, sequence: sequence)
         }
+        if let completion = batch.completion { receiveCompletionInOrder(completion) }
     }
 
     override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
@@ -182,6 +183,62 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         let message = message.assumingMemoryBound(to: Input.self)
         if isConnecting.load(ordering: .acquiring), hold(message.pointee, sequence: sequence) { return }
         receive(message.pointee, sequence: sequence)
+    }
+
+    override func receiveCompletion(_ completion: Completion<any Error>) {
+        if isConnecting.load(ordering: .acquiring), hold(completion) { return }
+        receiveCompletionInOrder(completion)
+    }
+
+    override func receiveReplayCompletion(_ completion: Completion<any Error>) {
+        guard replaysOnQueue else { return receiveCompletionInOrder(completion) }
+        // Waits for the queue; nothing else can arrive: the upstream has ended.
+        state.withLock { _ in
+            if held == nil { held = HeldMessages<Input>() }
+            held!.completion = completion
+        }
+    }
+
+    /// Keeps the end that arrived while the modifier connects, behind the messages that
+    /// arrived before it; false if connecting is over.
+    private func hold(_ completion: Completion<any Error>) -> Bool {
+        state.withLock { _ in
+            guard isConnecting.load(ordering: .relaxed) else { return false }
+            if held == nil { held = HeldMessages<Input>() }
+            if connectingThread?.isCurrent == false { held!.isFromOtherThreads = true }
+            held!.completion = completion
+            return true
+        }
+    }
+
+    /// Handles the end on the modifier's executor, after every message that came before it
+    /// (a queue runs them in order), unless the modifier was detached.
+    func receiveCompletionInOrder(_ completion: Completion<any Error>) {
+        if runsInline {
+            guard !isDetached.load(ordering: .acquiring) else { return }
+            processCompletion(completion)
+        } else {
+            executor.run { [self] in
+                DeliveryContext.pinnedSequentially {
+                    guard !isDetached.load(ordering: .sequentiallyConsistent) else { return }
+                    processCompletion(completion)
+                }
+            }
+        }
+    }
+
+    /// Does the modifier's work on the end of its input, on its executor. By default the
+    /// modifier ends too (``finish(_:)``); operators that hold messages pass them first, and
+    /// operators with several inputs wait for the others.
+    func processCompletion(_ completion: Completion<any Error>) {
+        finish(completion)
+    }
+
+    /// Ends this modifier's stream with `completion` and detaches it from its inputs: the
+    /// chain before it is freed once nothing else holds it.
+    final func finish(_ completion: Completion<any Error>) {
+        complete(completion)
+        detach()
     }
 
     /// Keeps a message that arrived while the modifier connects; false if it is done.
@@ -319,6 +376,8 @@ final class OperatorCore<Input: Sendable, Output: Sendable>: ModifierCore<Input,
 class HeldMessagesBase {
     /// Whether a thread other than the connecting one sent some of them.
     var isFromOtherThreads = false
+    /// The end of the stream, if it came too: after every held message.
+    var completion: Completion<any Error>?
 }
 
 /// Messages of type `Input` held while a receiver connects, with their numbers, in order.

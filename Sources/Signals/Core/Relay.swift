@@ -29,6 +29,9 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     @usableFromInline let lastSlot: UnsafeMutablePointer<Message>
     /// Where this observable sends its messages from (`nil`: any thread, for sources).
     let emittingExecutor: Executor?
+    /// How the stream ended, once it did (while `state.isCompleted`): what a receiver that
+    /// connects later is handed instead of a last message. Under `state`'s lock.
+    private var completion: Completion<any Error>?
 
     /// A relay whose last message is `last` (or none), sending from `emittingExecutor`;
     /// `entry` is how it receives, as a modifier's core (see ``Receiver/entry``).
@@ -123,9 +126,11 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
 
     /// Under the lock: remembers `message` and takes the receivers, or `nil` if there are
     /// none (a relay without receivers just remembers: there is no delivery to nest in).
+    /// After the end, the message is dropped: `nil`, nothing remembered.
     @inlinable @inline(__always)
     final func rememberAndTakeReceivers(_ message: Message, sequence: UInt64?) -> ReceiverWalk? {
         state.withLock { state -> ReceiverWalk? in
+            guard !state.isCompleted else { return nil }
             remember(message, sequence: sequence, in: &state)
             guard let list = state.list else { return nil }
             return ReceiverWalk(list: list, count: list._withUnsafeGuaranteedRef { $0.count })
@@ -169,6 +174,54 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
         SignalsChecks.walkEnds(receivers.list)
     }
 
+    /// How the stream ended, if it did.
+    var endedWith: Completion<any Error>? {
+        state.withLock { $0.isCompleted ? completion : nil }
+    }
+
+    /// Ends the stream: sends `completion` to every connected receiver, after every message
+    /// sent before it, then lets go of them all; later messages and completions are dropped,
+    /// and a receiver that connects later is handed the completion at once.
+    ///
+    /// Guarded as ``send(_:sequence:)`` is: sent while this relay delivers on the same
+    /// thread, it waits behind the messages queued there.
+    final func complete(_ completion: Completion<any Error>) {
+        let context = DeliveryContext.current
+        let identity = ObjectIdentifier(self)
+        if context._withUnsafeGuaranteedRef({ $0.isDelivering(identity) }) {
+            context._withUnsafeGuaranteedRef { context in
+                context.enqueue(identity) { [self] in deliverCompletion(completion) }
+            }
+            return
+        }
+        context._withUnsafeGuaranteedRef { $0.begin(identity) }
+        deliverCompletion(completion)
+        context._withUnsafeGuaranteedRef { $0.end(identity) }
+    }
+
+    /// Records the end under the lock (forgetting the last message, which no receiver is
+    /// handed any more), takes the receivers out of the state and hands each the completion.
+    private func deliverCompletion(_ completion: Completion<any Error>) {
+        let taken = state.withLock { state -> Unmanaged<ReceiverList>? in
+            guard !state.isCompleted else { return nil }
+            state.isCompleted = true
+            self.completion = completion
+            if state.hasLast {
+                lastSlot.deinitialize(count: 1)
+                state.hasLast = false
+            }
+            defer { state.list = nil }
+            return state.list
+        }
+        guard let taken else { return }
+        // Out of the state, the list changes no more (only the state's list is appended to):
+        // reading it without the lock is safe. Retired afterwards, not released: another
+        // thread may still be walking it with a message sent before the end.
+        let list = taken.takeRetainedValue()
+        for receiver in list.receivers { receiver.receiveCompletion(completion) }
+        Reclaimer.shared.retire(list)
+    }
+
     /// Connects `receiver`, which takes messages of type `Message`, and holds it until it is
     /// disconnected; hands it the last message, which it is owed, through
     /// ``Receiver/receiveReplay(raw:sequence:)``, outside the lock.
@@ -180,6 +233,9 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
         withUnsafeTemporaryAllocation(of: Message.self, capacity: 1) { buffer in
             let owed = buffer.baseAddress!
             let replay = state.withLock { state -> Replay in
+                guard !state.isCompleted else {
+                    return Replay(isOwed: false, sequence: nil, replaced: nil, completion: completion)
+                }
                 var old = state.list
                 if let list = old, list._withUnsafeGuaranteedRef({ $0.appendIfRoom(receiver) }) {
                     old = nil
@@ -201,6 +257,10 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
                     isOwed: true, sequence: state.lastSequence > 0 ? state.lastSequence : nil, replaced: old)
             }
             if let replaced = replay.replaced { Reclaimer.shared.retire(replaced.takeRetainedValue()) }
+            if let completion = replay.completion {
+                // Not connected: the stream is over. Pinned, as a replay is.
+                return DeliveryContext.pinned { receiver.receiveReplayCompletion(completion) }
+            }
             guard replay.isOwed else { return }
             // Pinned: the replay may run work that sends on (a modifier whose chain was just
             // extended, through messages that waited).
@@ -249,6 +309,8 @@ struct ObservableState: @unchecked Sendable {
     /// The sequence number of the last message, for sources whose writers race
     /// (``Property``).
     @usableFromInline var lastSequence: UInt64 = 0
+    /// Whether the stream ended: no message is remembered or delivered after it.
+    @usableFromInline var isCompleted = false
 
     init() {}
 }
@@ -259,6 +321,8 @@ struct Replay {
     var sequence: UInt64?
     /// The receivers list the connection replaced, to retire.
     var replaced: Unmanaged<ReceiverList>?
+    /// How the stream ended, if it did: the receiver was not connected and is handed this.
+    var completion: Completion<any Error>? = nil
 }
 
 /// Takes messages from a relay, by address: the relay knows the message type and so does
@@ -302,4 +366,14 @@ class Receiver: @unchecked Sendable {
     /// Receives the message it is owed on connecting (the relay's last message), at
     /// `message`, before any message sent after it.
     func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {}
+
+    /// Receives the end of the stream, after every message sent before it; nothing follows.
+    /// The relay has let go of this receiver.
+    func receiveCompletion(_ completion: Completion<any Error>) {}
+
+    /// Receives the end of a stream that had ended when this receiver connected (it was not
+    /// connected). By default, as ``receiveCompletion(_:)``.
+    func receiveReplayCompletion(_ completion: Completion<any Error>) {
+        receiveCompletion(completion)
+    }
 }

@@ -52,13 +52,18 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
     private let lastSequence = Atomic<UInt64>(0)
     /// What arrived while connecting, whether another thread than the connecting one sent
     /// some of it, and the connecting thread.
-    private let held = LockedState<
-        (messages: [(message: Message, sequence: UInt64?)], isFromOtherThreads: Bool, connecting: ConnectingThread?)
-    >(([], false, nil))
+    private let held = LockedState<HeldInput<Message>>(HeldInput())
 
-    init(inlineQueue: Executor?, forward: @escaping @Sendable (Message) -> Void) {
+    /// Forwards the end of the source, after every message before it.
+    let forwardCompletion: @Sendable (Completion<any Error>) -> Void
+
+    init(
+        inlineQueue: Executor?, forward: @escaping @Sendable (Message) -> Void,
+        forwardCompletion: @escaping @Sendable (Completion<any Error>) -> Void
+    ) {
         self.inlineQueue = inlineQueue
         self.forward = forward
+        self.forwardCompletion = forwardCompletion
     }
 
     /// Whether the replay waits for ``inlineQueue``; read on the connecting thread.
@@ -78,6 +83,23 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
         guard replaysOnQueue else { return receive(message, sequence: sequence) }
         // Waits for the queue, ahead of whatever arrived since the relay connected this input.
         held.withLock { $0.messages.insert((message, sequence), at: 0) }
+    }
+
+    override func receiveCompletion(_ completion: Completion<any Error>) {
+        let wasHeld =
+            isConnecting.load(ordering: .acquiring)
+            && self.held.withLock { held in
+                guard isConnecting.load(ordering: .relaxed) else { return false }
+                if held.connecting?.isCurrent == false { held.isFromOtherThreads = true }
+                held.completion = completion
+                return true
+            }
+        if !wasHeld { forwardCompletion(completion) }
+    }
+
+    override func receiveReplayCompletion(_ completion: Completion<any Error>) {
+        guard replaysOnQueue else { return forwardCompletion(completion) }
+        held.withLock { $0.completion = completion }
     }
 
     /// Forwards `message` unless it is numbered and older than one forwarded before (as a
@@ -106,26 +128,35 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
         receiveHeld(on: replaysOnQueue ? inlineQueue : nil)
     }
 
-    func takeHeld(mayTake: Bool) -> HeldTake<[(message: Message, sequence: UInt64?)]> {
+    func takeHeld(mayTake: Bool) -> HeldTake<HeldInput<Message>> {
         held.withLock { held in
-            if held.messages.isEmpty {
+            if held.messages.isEmpty && held.completion == nil {
                 isConnecting.store(false, ordering: .releasing)
                 held.connecting = nil
                 held.isFromOtherThreads = false
                 return .finished
             }
             guard mayTake || !held.isFromOtherThreads else { return .handOff }
-            defer {
-                held.messages = []
-                held.isFromOtherThreads = false
-            }
-            return .taken(held.messages)
+            defer { held = HeldInput(connecting: held.connecting) }
+            return .taken(held)
         }
     }
 
-    func receiveTaken(_ batch: [(message: Message, sequence: UInt64?)]) {
-        for (message, sequence) in batch { receive(message, sequence: sequence) }
+    func receiveTaken(_ batch: HeldInput<Message>) {
+        for (message, sequence) in batch.messages { receive(message, sequence: sequence) }
+        if let completion = batch.completion { forwardCompletion(completion) }
     }
+}
+
+/// What reached a ``SideInput`` while it connected.
+struct HeldInput<Message> {
+    var messages: [(message: Message, sequence: UInt64?)] = []
+    /// The end of the source, if it came: after every message.
+    var completion: Completion<any Error>?
+    /// Whether a thread other than the connecting one sent some of it.
+    var isFromOtherThreads = false
+    /// The connecting thread, while connecting.
+    var connecting: ConnectingThread?
 }
 
 /// What a two-source modifier keeps of its second source: the source (held, as a modifier
@@ -172,10 +203,12 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
         super.init(upstream: upstream)
         let inline = executor.queue == nil || executor === other.relay.emittingExecutor
         // Held strongly: `other`'s relay holds the input, and `detach()` disconnects it.
-        let input = SideInput<Second>(inlineQueue: inline && executor.queue != nil ? executor : nil) {
-            [self] message in
-            runSide(inline: inline) { self.receiveSecond(message) }
-        }
+        let input = SideInput<Second>(
+            inlineQueue: inline && executor.queue != nil ? executor : nil,
+            forward: { [self] message in runSide(inline: inline) { self.receiveSecond(message) } },
+            forwardCompletion: { [self] completion in
+                runSide(inline: inline) { self.receiveSecondCompletion(completion) }
+            })
         side = SideConnection(source: other, input: input)
     }
 
@@ -186,6 +219,9 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
 
     /// Does the modifier's work on a message of the second source, on its executor.
     func receiveSecond(_ message: Second) {}
+
+    /// Does the modifier's work on the end of the second source, on its executor.
+    func receiveSecondCompletion(_ completion: Completion<any Error>) {}
 
     @discardableResult
     override func detach() -> Bool {
@@ -203,7 +239,29 @@ public final class MergeModifier<Message: Sendable>: Modifier<Message, Message>,
 
 /// The work of a ``MergeModifier``.
 final class MergeCore<Message: Sendable>: TwoSourceCore<Message, Message, Message>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: no stored state of its own.
+    // `@unchecked` as for `Relay`: the count is behind its lock.
+
+    /// How many of the two sources finished.
+    private let finished = LockedState(0)
+
+    override func processCompletion(_ completion: Completion<any Error>) {
+        end(completion)
+    }
+
+    override func receiveSecondCompletion(_ completion: Completion<any Error>) {
+        end(completion)
+    }
+
+    /// The merge finishes once both sources finished; any other end ends it at once.
+    private func end(_ completion: Completion<any Error>) {
+        guard case .finished = completion else { return finish(completion) }
+        if finished.withLock({ count in
+            count += 1
+            return count == 2
+        }) {
+            finish(.finished)
+        }
+    }
 
     override func process(_ message: Message, sequence: UInt64?) {
         // The two sources number their messages apart: merged, the numbers mean nothing.
@@ -231,6 +289,8 @@ final class CombineLatestCore<First: Sendable, Second: Sendable>: TwoSourceCore<
         /// How many pairs were made: each is sent numbered, so that a newer pair is never
         /// overtaken by an older one.
         var pairs: UInt64 = 0
+        /// How many of the two sources finished.
+        var finished = 0
     }
 
     private let latest = LockedState(Latest())
@@ -241,6 +301,25 @@ final class CombineLatestCore<First: Sendable, Second: Sendable>: TwoSourceCore<
 
     override func receiveSecond(_ message: Second) {
         pair { $0.second = message }
+    }
+
+    override func processCompletion(_ completion: Completion<any Error>) {
+        end(completion, sent: { $0.first != nil })
+    }
+
+    override func receiveSecondCompletion(_ completion: Completion<any Error>) {
+        end(completion, sent: { $0.second != nil })
+    }
+
+    /// The pairs end once both sources finished, or when one finishes without having sent
+    /// (no pair can ever be made); any other end ends them at once.
+    private func end(_ completion: Completion<any Error>, sent: (Latest) -> Bool) {
+        guard case .finished = completion else { return finish(completion) }
+        let ends = latest.withLock { latest -> Bool in
+            latest.finished += 1
+            return latest.finished == 2 || !sent(latest)
+        }
+        if ends { finish(.finished) }
     }
 
     /// Records a new message with `update` and, once both sources have sent one, sends the

@@ -80,16 +80,33 @@ final class LatestCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, O
         if let late = latest.withLock({ $0.started(task, for: ticket) }) { late.cancel() }
     }
 
-    /// Passes `output` on the chain's executor if `ticket`'s work is still the latest.
+    /// Passes `output` on the chain's executor if `ticket`'s work is still the latest; if the
+    /// input finished meanwhile, the chain then finishes.
     private func deliver(_ output: Output, for ticket: LatestTicket) {
         runSide(inline: false) { [self] in
-            let passes = latest.withLock { machine -> Bool in
-                guard machine.result(of: ticket) == .pass else { return false }
+            let (passes, ends) = latest.withLock { machine -> (Bool, Bool) in
+                guard machine.result(of: ticket) == .pass else { return (false, false) }
                 machine.finished(ticket)
-                return true
+                return (true, inputFinished)
             }
             if passes { send(output) }
+            if ends { finish(.finished) }
         }
+    }
+
+    /// Whether the input finished while work ran: its result is the last. Under `latest`'s
+    /// lock.
+    private var inputFinished = false
+
+    /// When the input finishes, the latest message's work still runs and its result passes,
+    /// then the chain finishes; any other end cancels the work and ends the chain at once.
+    override func processCompletion(_ completion: Completion<any Error>) {
+        guard case .finished = completion else { return finish(completion) }
+        let waits = latest.withLock { machine -> Bool in
+            inputFinished = machine.isRunning
+            return machine.isRunning
+        }
+        if !waits { finish(.finished) }
     }
 
     @discardableResult

@@ -143,6 +143,17 @@ final class PacedCore<Message: Sendable>: ModifierCore<Message, Message>, @unche
         return passed
     }
 
+    /// At the end, a message held for the end of a pause or a wait passes at once (the last
+    /// message of a burst is not lost), then the end.
+    override func processCompletion(_ completion: Completion<any Error>) {
+        let held = pacing.withLock { state -> Message? in
+            guard case .finished = completion else { return nil }
+            return state.machine.held
+        }
+        if let held { send(held) }
+        finish(completion)
+    }
+
     @discardableResult
     override func detach() -> Bool {
         let timer = pacing.withLock { state in

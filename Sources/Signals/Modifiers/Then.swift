@@ -1,3 +1,5 @@
+import Synchronization
+
 extension MessageSource {
     /// Runs `action` with each message, then passes the message on.
     ///
@@ -67,6 +69,112 @@ extension MessageSource {
                         if let target = weakTarget.target { method(target)(message) }
                     }
                 }))
+    }
+}
+
+extension MessageSource {
+    /// Runs `action` when the stream finishes, and passes messages and the end on.
+    ///
+    /// ```swift
+    /// download.fired
+    ///     .then { progress in show(progress) }
+    ///     .onCompleted { hideSpinner() }
+    ///     .append(to: observables)
+    /// ```
+    ///
+    /// `action` runs on the chain's executor, after every message before the end. See
+    /// ``onEnd(_:)`` for every way a chain ends.
+    public func onCompleted(_ action: @escaping @Sendable () -> Void) -> ThenModifier<Message> {
+        onEnd({ if case .finished = $0 { action() } })
+    }
+
+    /// Runs `action` with the error when the stream fails, and passes messages and the end
+    /// on.
+    ///
+    /// ```swift
+    /// upload.fired.onFailed { error in report(error) }.append(to: observables)
+    /// ```
+    public func onFailed(_ action: @escaping @Sendable (any Error) -> Void) -> ThenModifier<Message> {
+        onEnd({ if case .failed(let error) = $0 { action(error) } })
+    }
+
+    /// Runs `action` when the chain is interrupted: removed (or freed) before its stream
+    /// ended, or ended by an upstream `interrupt()`.
+    ///
+    /// ```swift
+    /// ticks.fired.onInterrupted { print("stopped early") }.append(to: observables)
+    /// observables.removeAll()   // prints "stopped early"
+    /// ```
+    public func onInterrupted(_ action: @escaping @Sendable () -> Void) -> ThenModifier<Message> {
+        onEnd({ if case .interrupted = $0 { action() } })
+    }
+
+    /// Runs `action` once with the way the chain ended, and passes messages and the end on.
+    ///
+    /// ```swift
+    /// upload.fired
+    ///     .onEnd({ completion in
+    ///         switch completion {
+    ///         case .finished: print("uploaded")
+    ///         case .failed(let error): print("failed: \(error)")
+    ///         case .interrupted: print("cancelled")
+    ///         }
+    ///     })
+    ///     .append(to: observables)
+    /// ```
+    ///
+    /// A chain ends in one of three ways, and `action` runs for exactly one of them:
+    ///
+    /// - `.finished` or `.failed(_:)`: the stream before this modifier ended; `action` runs on
+    ///   the chain's executor, after every message before the end.
+    /// - `.interrupted`: the chain was removed from its ``ObservableCollection`` (or freed)
+    ///   before its stream ended; `action` runs during the removal, on the thread that removes
+    ///   it, as Combine runs a cancel handler; or an upstream `interrupt()` ended the stream.
+    public func onEnd(_ action: @escaping @Sendable (Completion<any Error>) -> Void) -> ThenModifier<Message> {
+        ThenModifier(
+            upstream: self, core: EndCore(upstream: self, onValue: nil, onEnd: action, interruptsOnDetach: true))
+    }
+}
+
+/// The work of a modifier that watches its stream's end: passes each message (after
+/// `onValue`, if any) and runs `onEnd` exactly once, with the end or, if it is detached first
+/// and `interruptsOnDetach`, with `.interrupted`.
+final class EndCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
+    // `@unchecked` as for `Relay`: the closures are `let`s of `Sendable` types; the flag is
+    // atomic.
+    private let onValue: (@Sendable (Message) -> Void)?
+    private let onEnd: @Sendable (Completion<any Error>) -> Void
+    private let interruptsOnDetach: Bool
+    /// Whether `onEnd` ran (or is running): set once, by whichever comes first.
+    private let hasEnded = Atomic(false)
+
+    init(
+        upstream: MessageSource<Message>, executor: Executor? = nil, onValue: (@Sendable (Message) -> Void)?,
+        onEnd: @escaping @Sendable (Completion<any Error>) -> Void, interruptsOnDetach: Bool
+    ) {
+        self.onValue = onValue
+        self.onEnd = onEnd
+        self.interruptsOnDetach = interruptsOnDetach
+        super.init(upstream: upstream, executor: executor)
+    }
+
+    override func process(_ message: Message, sequence: UInt64?) {
+        onValue?(message)
+        sendResult(message, sequence: sequence)
+    }
+
+    override func processCompletion(_ completion: Completion<any Error>) {
+        if !hasEnded.exchange(true, ordering: .acquiringAndReleasing) { onEnd(completion) }
+        finish(completion)
+    }
+
+    @discardableResult
+    override func detach() -> Bool {
+        let wasConnected = super.detach()
+        if wasConnected, interruptsOnDetach, !hasEnded.exchange(true, ordering: .acquiringAndReleasing) {
+            onEnd(.interrupted)
+        }
+        return wasConnected
     }
 }
 

@@ -15,6 +15,11 @@ public final class Endpoint<Message: Sendable>: MessageSource<Message>, @uncheck
         relay.send(message)
     }
 
+    /// Ends the stream with `completion`.
+    func complete(_ completion: Completion<any Error>) {
+        relay.complete(completion)
+    }
+
     /// Sends `message`, numbered `sequence` by a source whose writes race (``Property``).
     func fire(_ message: Message, sequence: UInt64) {
         relay.send(message, sequence: sequence)

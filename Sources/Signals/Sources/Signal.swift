@@ -32,6 +32,58 @@ public final class Signal<Message: Sendable>: Sendable {
     }
 }
 
+extension Signal {
+    /// Ends the signal: every chain connected to ``fired`` receives `.finished` after the
+    /// messages fired before it, and a chain connected later receives it at once.
+    ///
+    /// ```swift
+    /// download.fired
+    ///     .onCompleted { print("done") }
+    ///     .append(to: observables)
+    /// download.finish()
+    /// ```
+    ///
+    /// The end is the signal's last word: messages fired after it, and any other end, are
+    /// dropped (as a ReactiveSwift signal does after its terminal event). A message that
+    /// another thread fires at the same moment reaches a chain before the end or not at all;
+    /// on a chain that runs inline (`noDispatch()`), where closures run on the firing threads,
+    /// that thread may still be inside a closure of the chain while the end runs.
+    public func finish() {
+        fired.complete(.finished)
+    }
+
+    /// Ends the signal with `error`: every chain connected to ``fired`` receives
+    /// `.failed(error)`, as ``finish()`` sends `.finished`.
+    public func fail(_ error: any Error) {
+        fired.complete(.failed(error))
+    }
+
+    /// Ends the signal as stopped from outside before it could finish (ReactiveSwift's
+    /// `sendInterrupted()`): every chain connected to ``fired`` receives `.interrupted`, as
+    /// ``finish()`` sends `.finished`.
+    public func interrupt() {
+        fired.complete(.interrupted)
+    }
+
+    /// Fires the value of `event`, or ends the signal with its completion: one call for code
+    /// that forwards another stream's events (and for marble tests).
+    ///
+    /// ```swift
+    /// let feeding = other.subscribe(events: { signal.send(event: $0) })
+    /// ```
+    public func send(event: StreamEvent<Message, any Error>) {
+        switch event {
+        case .value(let message): fire(with: message)
+        case .completion(let completion): fired.complete(completion)
+        }
+    }
+
+    /// How the signal ended, or `nil` while it has not.
+    public var completion: Completion<any Error>? {
+        fired.completion
+    }
+}
+
 extension Signal where Message == Void {
     /// Fires an empty message.
     public func fire() {
