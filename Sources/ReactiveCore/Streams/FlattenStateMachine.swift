@@ -196,4 +196,7 @@ public struct FlattenInnerID: Hashable, Sendable, CustomStringConvertible {
 
     /// `inner` and its number.
     public var description: String { "inner \(rawValue)" }
+
+    /// The number, for owners that key their inner streams' connections by number.
+    package var number: UInt64 { rawValue }
 }

@@ -41,7 +41,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     /// it that feeds nothing else, so that none of the chain's work runs after the removal,
     /// not even work already queued on an executor.
     override func detachFromUpstream() {
-        if let side = core.detachSideSource(), side.connectedCount == 0 { side.detachFromUpstream() }
+        for side in core.detachSideSources() where side.connectedCount == 0 { side.detachFromUpstream() }
         guard core.detach(), upstream.connectedCount == 0 else { return }
         upstream.detachFromUpstream()
     }
@@ -329,10 +329,10 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         return true
     }
 
-    /// For a two-source modifier: detaches from the second source and returns it, if it was
-    /// connected; `nil` for the others.
-    func detachSideSource() -> (any ChainEnd)? {
-        nil
+    /// For a modifier with more inputs than its upstream: detaches from them and returns
+    /// those that were connected; none for the others.
+    func detachSideSources() -> [any ChainEnd] {
+        []
     }
 }
 

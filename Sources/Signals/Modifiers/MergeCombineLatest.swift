@@ -229,8 +229,8 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
         return super.detach()
     }
 
-    override func detachSideSource() -> (any ChainEnd)? {
-        side.detach()
+    override func detachSideSources() -> [any ChainEnd] {
+        side.detach().map { [$0] } ?? []
     }
 }
 
