@@ -1,6 +1,7 @@
 import Dispatch
 import ReactiveTesting
 import Signals
+import TestSupport
 import Testing
 
 /// A signal of strings played from a marble diagram, as an inline source.
@@ -351,6 +352,30 @@ struct TimedOperatorTests {
             source.collect(for: .seconds(3), maxCount: 2, scheduler: test.scheduler).map { $0.joined() })
         test.run()
         test.expect(recording, "--[ab]---c---(d|)")
+    }
+
+    @Test("a negative delay, and zip, combineLatest or merge of no source, are precondition failures")
+    func streamOperatorMisuse() async {
+        let delay = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().fired.delay(for: .seconds(-1), scheduler: TestScheduler())
+        }
+        expectStandardError(of: delay, contains: "Signals: delay needs an interval of zero or more, got -1")
+        let merge = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MessageSource<Int>.merge([])
+        }
+        expectStandardError(of: merge, contains: "Signals: merge needs at least one source")
+        let zip = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MessageSource<Int>.zip([])
+        }
+        expectStandardError(of: zip, contains: "Signals: zip and combineLatest need at least one source")
+        let latest = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MessageSource<Int>.combineLatest([])
+        }
+        expectStandardError(of: latest, contains: "Signals: zip and combineLatest need at least one source")
+        let prefix = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal<Int>().fired.prefix(-1)
+        }
+        expectStandardError(of: prefix, contains: "prefix(_:) needs a count of zero or more, got -1")
     }
 
     @Test("removing a delayed chain cancels its timers: nothing runs after, and the chain is freed")

@@ -7,6 +7,7 @@
 /// | --- | --- | --- | --- |
 /// | Glue sources | never: sources are values-only; an ending operator stops delivering and releases its input | never | never |
 /// | Cycle's `EventStream` | yes | never (`Failure` is `Never`) | never |
+/// | Signals' chains | yes | yes (`any Error`) | when a chain is removed before its end, or a source is interrupted |
 ///
 /// ```swift
 /// switch completion {

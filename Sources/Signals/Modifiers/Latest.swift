@@ -38,7 +38,7 @@ extension MessageSource {
 }
 
 /// Runs asynchronous work per message, keeping only the latest message's result; made by
-/// ``MessageSource/flatMapLatest(_:)``.
+/// `flatMapLatest` of async work.
 ///
 /// The rule is ReactiveCore's `LatestStateMachine`, kept under a lock with the running task:
 /// messages may come from any thread, and tasks finish on any thread.

@@ -273,7 +273,7 @@ final class MergeCore<Message: Sendable>: TwoSourceCore<Message, Message, Messag
     }
 }
 
-/// Pairs the latest messages of two sources; made by ``MessageSource/combineLatest(_:)``.
+/// Pairs the latest messages of two sources; made by ``MessageSource/combineLatest(_:)-swift.method``.
 public final class CombineLatestModifier<First: Sendable, Second: Sendable>: Modifier<First, (First, Second)>,
     @unchecked Sendable
 {}

@@ -113,13 +113,13 @@ extension MessageSource {
     ///
     /// ```swift
     /// upload.fired
-    ///     .onEnd({ completion in
+    ///     .onEnd { completion in
     ///         switch completion {
     ///         case .finished: print("uploaded")
     ///         case .failed(let error): print("failed: \(error)")
     ///         case .interrupted: print("cancelled")
     ///         }
-    ///     })
+    ///     }
     ///     .append(to: observables)
     /// ```
     ///

@@ -51,7 +51,7 @@ extension MessageSource {
     }
 
     /// The messages of the latest source this source sent: the same as
-    /// ``flatMapLatest(_:)-(MessageSource<Output>)`` with no transform (Combine's
+    /// `flatMapLatest` over sources with no transform (Combine's
     /// `switchToLatest`).
     public func switchToLatest<Inner: Sendable>() -> StreamModifier<Message, Inner>
     where Message == MessageSource<Inner> {

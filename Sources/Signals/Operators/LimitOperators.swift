@@ -137,7 +137,7 @@ final class LimitCore<Message: Sendable>: StreamCore<Message, Message, LimitStat
 }
 
 /// A stateful stream operator: made by the limiting, shaping, combining, flattening and
-/// timed operators (``MessageSource/prefix(_:)``, ``MessageSource/zip(_:)``,
+/// timed operators (``MessageSource/prefix(_:)``, ``MessageSource/zip(_:)-swift.method``,
 /// ``MessageSource/flatMap(maxConcurrent:_:)``, ``MessageSource/delay(for:scheduler:)`` and
 /// the rest).
 ///

@@ -22,7 +22,7 @@ extension MessageSource {
     }
 
     /// Triples of the latest messages of this source, `second` and `third`, once each has sent
-    /// one, then whenever any sends (see ``combineLatest(_:)`` for two).
+    /// one, then whenever any sends (see ``combineLatest(_:)-swift.method`` for two).
     public func combineLatest<Second: Sendable, Third: Sendable>(
         _ second: MessageSource<Second>, _ third: MessageSource<Third>
     ) -> StreamModifier<Message, (Message, Second, Third)> {
