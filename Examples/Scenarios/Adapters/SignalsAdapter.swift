@@ -111,32 +111,42 @@ final class SignalsList: ListPipeline {
     func tearDown() { chains.removeAll() }
 }
 
-/// Signals' search box.
+/// Signals' search box: the throttled query, without repeats, switched to the latest
+/// request's answer (`flatMapLatest` over sources).
 final class SignalsSearchBox: SearchBox {
     private let query = Property(value: "")
-    private let results = Property<[String]>(value: [])
     private let chains = ObservableCollection()
-    private var search: ThrottledSearch?
     private(set) var shownResults: [String] = []
 
     init(_ environment: SearchEnvironment) {
-        let results = results
-        search = ThrottledSearch(environment) { results.value = $0 }
+        let backend = environment.backend
+        // The request runs where the chain runs (inline, on this thread).
+        let request = IsolatedFunction<String, MessageSource<[String]>> { Self.answer(to: $0, from: backend) }
         // One thread, chains inline on it: `IsolatedSink`'s contract.
-        let send = IsolatedSink<String> { [unowned self] in search?.send($0) }
         let show = IsolatedSink<[String]> { [unowned self] in shownResults = $0 }
-        // discard(first: 1): the chain first receives the current query (replay), not a keystroke.
+        // dropFirst(): the chain first receives the current query (replay), not a keystroke.
         // The throttle's trailing queries come from the scheduler's work: on this thread too.
-        query.didSet.noDispatch().discard(first: 1)
+        query.didSet.noDispatch().dropFirst()
             .throttle(pause: SearchBoxRules.pause, latest: true, scheduler: environment.scheduler)
-            .then { send($0) }.append(to: chains)
-        results.didSet.noDispatch().then { show($0) }.append(to: chains)
+            .removeDuplicates()
+            .flatMapLatest { query in request(query) }
+            .then { show($0) }
+            .append(to: chains)
+    }
+
+    /// A source that sends the backend's answer to `query`, then finishes. When the search
+    /// box switches to a newer query, it lets go of this source, whose chain is interrupted:
+    /// that cancels the request.
+    private static func answer(to query: String, from backend: any SearchService) -> MessageSource<[String]> {
+        let answer = Signal<[String]>()
+        let request = backend.search(query) { results in
+            answer.fire(with: results)
+            answer.finish()
+        }
+        return answer.fired.noDispatch().onInterrupted { request.disconnect() }
     }
 
     func type(_ text: String) { query.value = text }
 
-    func tearDown() {
-        chains.removeAll()
-        search?.cancel()
-    }
+    func tearDown() { chains.removeAll() }
 }
