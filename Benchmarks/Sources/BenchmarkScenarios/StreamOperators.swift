@@ -1,9 +1,11 @@
 import Glue
 import OpenCombine
 import ReactiveCore
+import Signals
 
-/// The stream operators' pipelines: zip, withLatestFrom and switch-to-latest, in Glue, against
-/// OpenCombine written as its users write it, and the hand-written baseline.
+/// The stream operators' pipelines: zip, withLatestFrom and switch-to-latest, in Glue and
+/// Signals (inline chains, as after `noDispatch()`), against OpenCombine written as its users
+/// write it, and the hand-written baseline.
 enum StreamOperatorCases {
     static let pairs = 1_000
     /// zip's sum over one iteration: Σ (i + 2i) for i in 0..<1000.
@@ -22,10 +24,14 @@ enum StreamOperatorCases {
         let switchText = "1,000 switches between two inner streams, each followed by one inner send"
         return [
             BenchmarkCase(zip, "Glue", iteration: zipText, events: 2 * pairs) { GlueZip() },
+            BenchmarkCase(zip, "Signals", iteration: zipText, events: 2 * pairs) { SignalsZip() },
             BenchmarkCase(zip, "OpenCombine", iteration: zipText, events: 2 * pairs) { CombineZip() },
             BenchmarkCase(zip, "Baseline", iteration: zipText, events: 2 * pairs) { BaselineZip() },
             BenchmarkCase(latest, "Glue", iteration: latestText, events: mainSends + mainSends / otherEvery) {
                 GlueWithLatestFrom()
+            },
+            BenchmarkCase(latest, "Signals", iteration: latestText, events: mainSends + mainSends / otherEvery) {
+                SignalsWithLatestFrom()
             },
             BenchmarkCase(latest, "OpenCombine", iteration: latestText, events: mainSends + mainSends / otherEvery) {
                 CombineWithLatestFrom()
@@ -34,6 +40,7 @@ enum StreamOperatorCases {
                 BaselineWithLatestFrom()
             },
             BenchmarkCase(switching, "Glue", iteration: switchText, events: 2 * switches) { GlueSwitch() },
+            BenchmarkCase(switching, "Signals", iteration: switchText, events: 2 * switches) { SignalsSwitch() },
             BenchmarkCase(switching, "OpenCombine", iteration: switchText, events: 2 * switches) { CombineSwitch() },
             BenchmarkCase(switching, "Baseline", iteration: switchText, events: 2 * switches) { BaselineSwitch() },
         ]
@@ -72,6 +79,27 @@ final class GlueZip: ScenarioRunner {
     }
 
     func finish() throws { connection?.disconnect() }
+}
+
+final class SignalsZip: ScenarioRunner {
+    let left = Signals.Signal<Int>()
+    let right = Signals.Signal<Int>()
+    let total = Total()
+    let chains = ObservableCollection()
+
+    init() {
+        let total = total
+        left.fired.noDispatch().zip(right.fired).then { total.value &+= $0 &+ $1 }.append(to: chains)
+    }
+
+    func iterate() throws {
+        total.value = 0
+        for index in 0..<StreamOperatorCases.pairs {
+            left.fire(with: index)
+            right.fire(with: 2 * index)
+        }
+        try check(total.value == StreamOperatorCases.zipSum, "Signals zip summed \(total.value)")
+    }
 }
 
 final class CombineZip: ScenarioRunner {
@@ -146,6 +174,27 @@ final class GlueWithLatestFrom: ScenarioRunner {
     func finish() throws { connection?.disconnect() }
 }
 
+final class SignalsWithLatestFrom: ScenarioRunner {
+    let main = Signals.Signal<Int>()
+    let other = Signals.Signal<Int>()
+    let total = Total()
+    let chains = ObservableCollection()
+
+    init() {
+        let total = total
+        main.fired.noDispatch().withLatestFrom(other.fired).then { total.value &+= $0 &+ $1 }.append(to: chains)
+    }
+
+    func iterate() throws {
+        total.value = 0
+        for index in 0..<StreamOperatorCases.mainSends {
+            if index % StreamOperatorCases.otherEvery == 0 { other.fire(with: index / StreamOperatorCases.otherEvery) }
+            main.fire(with: index)
+        }
+        try check(total.value == StreamOperatorCases.latestSum, "Signals withLatestFrom summed \(total.value)")
+    }
+}
+
 /// OpenCombine has no `withLatestFrom`; its users keep the other stream's latest value in a
 /// `CurrentValueSubject` and read it as each main value passes.
 final class CombineWithLatestFrom: ScenarioRunner {
@@ -213,6 +262,36 @@ final class GlueSwitch: ScenarioRunner {
     }
 
     func finish() throws { connection?.disconnect() }
+}
+
+final class SignalsSwitch: ScenarioRunner {
+    let outer = Signals.Signal<Int>()
+    let inners = [Signals.Signal<Int>(), Signals.Signal<Int>()]
+    let total = Total()
+    let chains = ObservableCollection()
+
+    init() {
+        let total = total
+        let inners = inners.map { $0.fired.noDispatch() }
+        outer.fired.noDispatch().flatMapLatest { inners[$0] }.then { total.value &+= $0 }.append(to: chains)
+    }
+
+    func iterate() throws {
+        total.value = 0
+        // Not current now (no inner yet, or inner 1 from the iteration before): sets inner 0's
+        // last message, so that every switch below replays one.
+        inners[0].fire(with: -1)
+        for index in 0..<StreamOperatorCases.switches {
+            outer.fire(with: index % 2)
+            inners[index % 2].fire(with: index + 1)
+            inners[1 - index % 2].fire(with: -1)
+        }
+        // Each switch replays the new inner's last message, -1: a Signals source replays it
+        // to every chain that connects.
+        try check(
+            total.value == StreamOperatorCases.switchSum - StreamOperatorCases.switches,
+            "Signals switch summed \(total.value)")
+    }
 }
 
 final class CombineSwitch: ScenarioRunner {

@@ -99,6 +99,28 @@ package enum SignalsChecks {
         #endif
     }
 
+    /// A relay's state, under its lock. S9: an ended relay holds no receivers and no last
+    /// message.
+    @inline(__always)
+    static func checkEnded(_ state: ObservableState) {
+        #if SIGNALS_INTERNAL_CHECKS
+            guard state.isCompleted else { return }
+            signalsCheck(state.list == nil, "S9", "an ended relay still holds receivers")
+            signalsCheck(!state.hasLast, "S9", "an ended relay still remembers a last message")
+        #endif
+    }
+
+    /// A stream operator carries out one batch of effects. S10: only the thread that took the
+    /// carrying-out flag does, and nothing follows an end.
+    @inline(__always)
+    static func checkCarryingOut(isCarryingOut: Bool, endedBefore: Bool, effects: Int) {
+        #if SIGNALS_INTERNAL_CHECKS
+            signalsCheck(isCarryingOut, "S10", "a stream operator carried out effects without holding the flag")
+            signalsCheck(
+                !endedBefore || effects == 0, "S10", "a stream operator carried out \(effects) effect(s) after its end")
+        #endif
+    }
+
     /// S8: a list holds each receiver once, and no more than its room. Under the relay's
     /// lock.
     @inline(__always)

@@ -210,7 +210,10 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
                 lastSlot.deinitialize(count: 1)
                 state.hasLast = false
             }
-            defer { state.list = nil }
+            defer {
+                state.list = nil
+                SignalsChecks.checkEnded(state)
+            }
             return state.list
         }
         guard let taken else { return }
@@ -234,6 +237,7 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
             let owed = buffer.baseAddress!
             let replay = state.withLock { state -> Replay in
                 guard !state.isCompleted else {
+                    SignalsChecks.checkEnded(state)
                     return Replay(isOwed: false, sequence: nil, replaced: nil, completion: completion)
                 }
                 var old = state.list

@@ -189,8 +189,12 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     /// Carries out the outbox's effects, batch by batch, until a look under the lock finds it
     /// empty.
     private func carryOut() {
+        // S10: whether an end was carried out; nothing may follow it.
+        var ended = false
         while true {
             let batch = guarded.withLock { guarded -> [Outbox<Output>.Effect]? in
+                SignalsChecks.checkCarryingOut(
+                    isCarryingOut: guarded.isCarryingOut, endedBefore: ended, effects: guarded.outbox.effects.count)
                 guard !guarded.outbox.effects.isEmpty else {
                     guarded.isCarryingOut = false
                     return nil
@@ -200,9 +204,12 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
             }
             guard let batch else { return }
             for effect in batch {
+                SignalsChecks.checkCarryingOut(isCarryingOut: true, endedBefore: ended, effects: 1)
                 switch effect {
                 case .send(let message): send(message)
-                case .end(let completion): finish(completion)
+                case .end(let completion):
+                    finish(completion)
+                    ended = true
                 case .run(let work): work()
                 }
             }
