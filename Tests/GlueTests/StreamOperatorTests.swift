@@ -426,17 +426,9 @@ struct StreamOperatorTests {
                     other.send(value)
                 }
             }
-            let size = max(count, 1)
-            expected["prefix"] = values.prefix(count).map { [$0] }
-            expected["dropFirst"] = values.dropFirst(count).map { [$0] }
-            expected["prefixWhile"] = values.prefix(while: { $0 < limit }).map { [$0] }
-            expected["dropWhile"] = values.drop(while: { $0 < limit }).map { [$0] }
-            expected["firstWhere"] = values.first(where: { $0 >= limit }).map { [[$0]] } ?? []
-            expected["pairwise"] = Swift.zip(values, values.dropFirst()).map { [$0, $1] }
-            expected["collect"] = stride(from: 0, to: values.count - values.count % size, by: size).map {
-                Array(values[$0..<$0 + size])
-            }
-            expected["zip"] = Swift.zip(values, otherValues).map { [$0, $1] }
+            expected.merge(
+                orderFreeOperatorReferences(values: values, otherValues: otherValues, count: count, limit: limit)
+            ) { _, new in new }
             for name in Set(expected.keys).union(outputs.keys).sorted() {
                 #expect((outputs[name] ?? []) == (expected[name] ?? []), "\(name)")
             }

@@ -131,6 +131,78 @@ struct LimitShapingOperatorTests {
     }
 }
 
+@Suite("Stream operators: model")
+struct StreamOperatorModelTests {
+    @Test("random interleavings through the limiting, shaping and combining operators match plain-array references")
+    func model() {
+        var random = SeededGenerator(seed: 39)
+        for _ in 0..<200 {
+            let values = (0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
+            let otherValues = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                Int.random(in: 0...9, using: &random)
+            }
+            let count = Int.random(in: 0...4, using: &random)
+            let limit = Int.random(in: 0...9, using: &random)
+            let input = Signal<Int>()
+            let other = Signal<Int>()
+            let log = Log<Recorded>()
+            let observables = ObservableCollection()
+            func record<Output: Sendable>(
+                _ name: String, _ chain: StreamModifier<Int, Output>, _ row: @escaping @Sendable (Output) -> [Int]
+            ) {
+                chain.then { log.append(Recorded(name: name, row: row($0))) }.append(to: observables)
+            }
+            let source = input.fired.noDispatch()
+            let otherSource = other.fired.noDispatch()
+            record("prefix", source.prefix(count)) { [$0] }
+            record("dropFirst", source.dropFirst(count)) { [$0] }
+            record("prefixWhile", source.prefix(while: { $0 < limit })) { [$0] }
+            record("dropWhile", source.drop(while: { $0 < limit })) { [$0] }
+            record("firstWhere", source.first(where: { $0 >= limit })) { [$0] }
+            record("pairwise", source.pairwise()) { [$0, $1] }
+            record("collect", source.collect(max(count, 1))) { $0 }
+            record("zip", source.zip(otherSource)) { [$0, $1] }
+            record("withLatestFrom", source.withLatestFrom(otherSource)) { [$0, $1] }
+            record("sample", source.sample(on: otherSource)) { [$0] }
+            // The references for the operators that depend on the interleaving, kept as it goes.
+            var latest: Int?
+            var held: Int?
+            var expected: [String: [[Int]]] = [:]
+            var left = values[...]
+            var right = otherValues[...]
+            while !left.isEmpty || !right.isEmpty {
+                if !left.isEmpty, right.isEmpty || Bool.random(using: &random) {
+                    let value = left.removeFirst()
+                    held = value
+                    if let latest { expected["withLatestFrom", default: []].append([value, latest]) }
+                    input.fire(with: value)
+                } else {
+                    let value = right.removeFirst()
+                    latest = value
+                    if let sampled = held { expected["sample", default: []].append([sampled]) }
+                    held = nil
+                    other.fire(with: value)
+                }
+            }
+            expected.merge(
+                orderFreeOperatorReferences(values: values, otherValues: otherValues, count: count, limit: limit)
+            ) { _, new in new }
+            var outputs: [String: [[Int]]] = [:]
+            for recorded in log.all { outputs[recorded.name, default: []].append(recorded.row) }
+            for name in Set(expected.keys).union(outputs.keys).sorted() {
+                #expect((outputs[name] ?? []) == (expected[name] ?? []), "\(name)")
+            }
+            observables.removeAll()
+        }
+    }
+
+    /// One row an operator passed.
+    struct Recorded: Sendable {
+        var name: String
+        var row: [Int]
+    }
+}
+
 @Suite("Stream operators: combining")
 struct CombiningOperatorTests {
     @Test("zip pairs messages in order; it ends when a finished input has nothing queued")
@@ -225,6 +297,29 @@ struct FlattenOperatorTests {
         test.expect(recording, "--1----3---|")
         #expect(inners["a"]!.fired.connectedCount == 0)
         #expect(inners["b"]!.fired.connectedCount == 0)
+    }
+
+    @Test("switching frees the previous inner chain at once, and removal frees the last one")
+    func switchFreesInnerChains() {
+        final class Box: @unchecked Sendable { weak var chain: AnyObject? }
+        let first = Box()
+        let second = Box()
+        let outer = Signal<Int>()
+        let inner = Signal<Int>()
+        let observables = ObservableCollection()
+        outer.fired.noDispatch().flatMapLatest { index -> MessageSource<Int> in
+            let chain = inner.fired.noDispatch().map { $0 + index }
+            (index == 0 ? first : second).chain = chain
+            return chain
+        }.then { _ in }.append(to: observables)
+        outer.fire(with: 0)
+        #expect(first.chain != nil)
+        outer.fire(with: 1)
+        #expect(first.chain == nil)
+        #expect(second.chain != nil)
+        observables.removeAll()
+        #expect(second.chain == nil)
+        #expect(inner.fired.connectedCount == 0)
     }
 
     @Test("switchToLatest over a source of sources")
