@@ -36,7 +36,7 @@ struct LifetimeTests {
     static let workQueue = DispatchQueue(label: "LifetimeTests.work")
 
     /// Builds one chain of every kind of modifier on `signal` and `other`, tokens made by
-    /// `counter`, pacing on `scheduler`.
+    /// `counter`, pacing and delays on `scheduler`.
     static func chains(
         _ signal: Signal<Int>, _ other: Signal<Int>, counter: TokenCounter, scheduler: TestScheduler,
         log: Log<Int>
@@ -53,6 +53,13 @@ struct LifetimeTests {
             tokens.throttle(pause: .seconds(1), latest: true, scheduler: scheduler),
             tokens.dispatch(to: workQueue).then { _ in },
             tokens.then(call: TokenSink.take, on: TokenSink()),
+            // The stream operators: rules under a lock, inputs beyond the upstream, timers.
+            tokens.zip(others).map { pair in pair.0 },
+            tokens.withLatestFrom(others).map { pair in pair.0 },
+            tokens.flatMapLatest { _ in others },
+            tokens.delay(for: .seconds(1), scheduler: scheduler),
+            tokens.collect(5).map { batch in batch[0] },
+            tokens.prefix(5).onEnd { _ in },
         ]
     }
 

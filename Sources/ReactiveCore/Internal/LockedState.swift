@@ -17,8 +17,9 @@
 ///
 /// The lock is not recursive: calling `withLock` on the same state from inside `body`
 /// deadlocks. Keep critical sections short and never call out to user code while holding it.
+@usableFromInline
 package struct LockedState<State> {
-    private let storage: LockStorage<State>
+    @usableFromInline let storage: LockStorage<State>
 
     /// Creates the state with its mutex.
     package init(_ initial: State) {

@@ -198,5 +198,5 @@ public struct FlattenInnerID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "inner \(rawValue)" }
 
     /// The number, for owners that key their inner streams' connections by number.
-    package var number: UInt64 { rawValue }
+    @inlinable package var number: UInt64 { rawValue }
 }

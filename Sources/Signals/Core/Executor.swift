@@ -4,7 +4,7 @@ import Dispatch
 @usableFromInline
 final class Executor: Sendable {
     /// `nil` runs work inline, on whatever thread delivers the message.
-    let queue: DispatchQueue?
+    @usableFromInline let queue: DispatchQueue?
 
     private init(queue: DispatchQueue?) {
         self.queue = queue

@@ -112,7 +112,7 @@ package enum SignalsChecks {
 
     /// A stream operator carries out one batch of effects. S10: only the thread that took the
     /// carrying-out flag does, and nothing follows an end.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     static func checkCarryingOut(isCarryingOut: Bool, endedBefore: Bool, effects: Int) {
         #if SIGNALS_INTERNAL_CHECKS
             signalsCheck(isCarryingOut, "S10", "a stream operator carried out effects without holding the flag")

@@ -72,7 +72,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     private var held: HeldMessagesBase?
     /// The thread connecting the core, while it connects.
     private var connectingThread: ConnectingThread?
-    let executor: Executor
+    @usableFromInline let executor: Executor
     /// Whether the modifier works on the thread its input arrives on.
     @usableFromInline let runsInline: Bool
     /// Whether the modifier runs on the thread that sends to it (no queue): see
@@ -88,6 +88,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// Makes the core of a modifier connected to `source` (the source's relay), which runs on
     /// `executor` or, if `nil`, where `source` says its modifiers run; `entry` is how it
     /// receives (see ``entry(_:)``); by default ``receive(raw:sequence:)``.
+    @usableFromInline
     init(
         upstream source: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil,
         entry: @escaping Entry = Receiver.receiveEntry
@@ -236,6 +237,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
 
     /// Ends this modifier's stream with `completion` and detaches it from its inputs: the
     /// chain before it is freed once nothing else holds it.
+    @usableFromInline
     final func finish(_ completion: Completion<any Error>) {
         complete(completion)
         detach()
@@ -299,6 +301,7 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// sends it with the same number.
     func process(_ message: Input, sequence: UInt64?) {}
 
+    @usableFromInline
     func runSide(inline: Bool, _ work: @escaping @Sendable () -> Void) {
         if inline {
             guard !isDetached.load(ordering: .acquiring) else { return }

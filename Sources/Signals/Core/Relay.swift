@@ -28,7 +28,7 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     /// written under the lock.
     @usableFromInline let lastSlot: UnsafeMutablePointer<Message>
     /// Where this observable sends its messages from (`nil`: any thread, for sources).
-    let emittingExecutor: Executor?
+    @usableFromInline let emittingExecutor: Executor?
     /// How the stream ended, once it did (while `state.isCompleted`): what a receiver that
     /// connects later is handed instead of a last message. Under `state`'s lock.
     private var completion: Completion<any Error>?
@@ -358,7 +358,7 @@ class Receiver: @unchecked Sendable {
     }
 
     /// The default ``entry``: ``receive(raw:sequence:)``.
-    static let receiveEntry: Entry = { receiver, message, sequence in
+    @usableFromInline static let receiveEntry: Entry = { receiver, message, sequence in
         receiver.receive(raw: message, sequence: sequence)
     }
 

@@ -4,8 +4,13 @@ import Synchronization
 /// What a stateful operator's rule does in one step, gathered under the operator's lock and
 /// carried out after it, in order: messages to send, the end, work that connects or releases
 /// an input, and timers.
+///
+/// The first effect waits in a field of its own and the rest in an array: a step makes one
+/// effect or none nearly always, and then no array is allocated.
+@usableFromInline
 struct Outbox<Output: Sendable> {
     /// What to carry out after the lock, in order.
+    @usableFromInline
     enum Effect {
         case send(Output)
         case end(Completion<any Error>)
@@ -13,38 +18,76 @@ struct Outbox<Output: Sendable> {
         case run(@Sendable () -> Void)
     }
 
-    var effects: [Effect] = []
+    /// The oldest effect waiting, if any; `rest` is empty while this is `nil`.
+    @usableFromInline var first: Effect?
+    /// The effects after `first`, in order.
+    @usableFromInline var rest: [Effect] = []
     /// Whether the rule ended the stream: nothing more is carried out after that.
-    private(set) var hasEnded = false
+    @usableFromInline var hasEnded = false
     /// Timers to start under the lock (scheduling never runs the work at once), each in its
     /// slot; a timer already in the slot is cancelled.
-    var timers: [(slot: UInt64, deadline: SchedulerInstant, work: @Sendable () -> Void)] = []
+    @usableFromInline var timers: [(slot: UInt64, deadline: SchedulerInstant, work: @Sendable () -> Void)] = []
     /// Timer slots whose timers to cancel.
-    var cancelledTimers: [UInt64] = []
+    @usableFromInline var cancelledTimers: [UInt64] = []
+
+    @inlinable
+    init() {}
+
+    /// Whether no effect waits.
+    @inlinable
+    var isEmpty: Bool { first == nil }
+
+    /// How many effects wait.
+    @inlinable
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+
+    /// Whether timers wait to be started or cancelled.
+    @inlinable
+    var hasTimerWork: Bool { !timers.isEmpty || !cancelledTimers.isEmpty }
+
+    @inlinable
+    mutating func append(_ effect: Effect) {
+        if first == nil { first = effect } else { rest.append(effect) }
+    }
+
+    /// Takes every waiting effect out, oldest first.
+    @inlinable
+    mutating func take() -> (first: Effect?, rest: [Effect]) {
+        defer {
+            first = nil
+            if !rest.isEmpty { rest = [] }
+        }
+        return (first, rest)
+    }
 
     /// Sends `message` on.
+    @inlinable
     mutating func send(_ message: Output) {
-        if !hasEnded { effects.append(.send(message)) }
+        if !hasEnded { append(.send(message)) }
     }
 
     /// Ends the stream (and detaches the operator from every input) after what came before.
+    @inlinable
     mutating func end(_ completion: Completion<any Error> = .finished) {
         guard !hasEnded else { return }
         hasEnded = true
-        effects.append(.end(completion))
+        append(.end(completion))
     }
 
     /// Runs `work` outside the lock, in its turn among the messages.
+    @inlinable
     mutating func run(_ work: @escaping @Sendable () -> Void) {
-        if !hasEnded { effects.append(.run(work)) }
+        if !hasEnded { append(.run(work)) }
     }
 
     /// Runs `work` at `deadline`, in timer slot `slot` (replacing the timer there).
+    @inlinable
     mutating func schedule(at deadline: SchedulerInstant, slot: UInt64 = 0, _ work: @escaping @Sendable () -> Void) {
         if !hasEnded { timers.append((slot, deadline, work)) }
     }
 
     /// Cancels the timer in `slot`, if one runs.
+    @inlinable
     mutating func cancelTimer(slot: UInt64 = 0) {
         cancelledTimers.append(slot)
     }
@@ -79,36 +122,54 @@ extension SideConnection: SideLink {
 /// Every input's messages reach the rule on the operator's executor, as a two-source
 /// modifier's do (``ModifierCore/runSide(inline:_:)``); timers fire there too. The
 /// operator's messages are sent there.
+@usableFromInline
 class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, Output>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: the rule, the outbox, the inputs and the timers are behind
     // `guarded`'s lock.
-    private struct Guarded {
-        var rule: Rule
-        var outbox = Outbox<Output>()
+    @usableFromInline
+    struct Guarded {
+        @usableFromInline var rule: Rule
+        @usableFromInline var outbox = Outbox<Output>()
         /// Whether a thread is carrying out effects.
-        var isCarryingOut = false
-        var isDetached = false
-        var sides: [UInt64: any SideLink] = [:]
+        @usableFromInline var isCarryingOut = false
+        @usableFromInline var isDetached = false
         var timers: [UInt64: Connection] = [:]
+
+        init(rule: Rule) {
+            self.rule = rule
+        }
     }
 
-    private let guarded: LockedState<Guarded>
+    @usableFromInline let guarded: LockedState<Guarded>
+    /// The inputs beyond the upstream, by key, and whether the core was detached (then no
+    /// input is added): not generic, so that adding and releasing one, on every switch of a
+    /// `flatMapLatest`, looks up no metadata.
+    private let sideTable = LockedState(SideTable())
     /// Inputs connected before the upstream (triggers), then after it, in order.
     private var sidesBefore: [() -> Void] = []
     private var sidesAfter: [() -> Void] = []
 
-    init(upstream: MessageSource<Input>, rule: Rule) {
+    /// A core whose rule starts as `rule`; `entry` is how it receives (see
+    /// ``ModifierCore/entry(_:)``).
+    @usableFromInline
+    init(upstream: MessageSource<Input>, rule: Rule, entry: @escaping Entry = Receiver.receiveEntry) {
         guarded = LockedState(Guarded(rule: rule))
-        super.init(upstream: upstream)
+        super.init(upstream: upstream, entry: entry)
     }
 
     /// Adds `source` as input `key`, connected when the operator is (before its upstream if
     /// `first`): its messages and its end are stepped with `receive`.
+    @inlinable
     final func addSide<Message: Sendable>(
         _ source: MessageSource<Message>, key: UInt64, first: Bool = false,
         _ receive: @escaping @Sendable (inout Rule, StreamEvent<Message, any Error>, inout Outbox<Output>) -> Void
     ) {
-        let connect = { [self] in connectSide(source, key: key, receive) }
+        addSide(first: first) { [self] in connectSide(source, key: key, receive) }
+    }
+
+    /// Keeps `connect` to run when the operator connects.
+    @usableFromInline
+    final func addSide(first: Bool, _ connect: @escaping () -> Void) {
         if first { sidesBefore.append(connect) } else { sidesAfter.append(connect) }
     }
 
@@ -122,6 +183,7 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
 
     /// Connects `source` as input `key` now (an inner source), unless the operator was
     /// detached; its replay is stepped at once.
+    @inlinable
     final func connectSide<Message: Sendable>(
         _ source: MessageSource<Message>, key: UInt64,
         _ handler: @escaping @Sendable (inout Rule, StreamEvent<Message, any Error>, inout Outbox<Output>) -> Void
@@ -132,52 +194,77 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         let input = SideInput<Message>(
             inlineQueue: inline && executor.queue != nil ? executor : nil,
             forward: { [self] message in
-                runSide(inline: inline) { self.step { handler(&$0, .value(message), &$1) } }
+                // Inline, at once, without the closure `runSide` would allocate per message.
+                guard !inline else {
+                    guard !isDetached.load(ordering: .acquiring) else { return }
+                    return step { handler(&$0, .value(message), &$1) }
+                }
+                runSide(inline: false) { self.step { handler(&$0, .value(message), &$1) } }
             },
             forwardCompletion: { [self] completion in
                 runSide(inline: inline) { self.step { handler(&$0, .completion(completion), &$1) } }
             })
-        let link = SideConnection(source: source, input: input)
-        let added = guarded.withLock { guarded -> Bool in
-            guard !guarded.isDetached else { return false }
-            guarded.sides[key] = link
+        add(SideConnection(source: source, input: input), key: key)
+    }
+
+    /// Keeps `link` as input `key` and connects it, unless the operator was detached.
+    @usableFromInline
+    final func add<Message: Sendable>(_ link: SideConnection<Message>, key: UInt64) {
+        let added = sideTable.withLock { table -> Bool in
+            guard !table.isDetached else { return false }
+            table.sides[key] = link
             return true
         }
-        if added { link.connect() }
+        if added { link.connect() } else { link.detach() }
     }
 
     /// Disconnects input `key` and lets go of it at once.
+    @usableFromInline
     final func releaseSide(key: UInt64) {
-        let link = guarded.withLock { $0.sides.removeValue(forKey: key) }
+        let link = sideTable.withLock { $0.sides.removeValue(forKey: key) }
         link?.detachLink()
     }
 
     /// Runs one step of the rule under the lock, unless the operator ended, then carries out
     /// what the outbox holds unless another thread is doing so.
+    ///
+    /// Inlined where an operator is written, with the rule's closure: the step is then
+    /// compiled for the chain's types, and looks up no generic metadata (which, generic, took
+    /// half of a zip's time).
+    @inlinable
     final func step(_ body: (inout Rule, inout Outbox<Output>) -> Void) {
         var replaced: [Connection] = []
-        let carriesOut = guarded.withLock { guarded -> Bool in
-            guard !guarded.outbox.hasEnded, !guarded.isDetached else { return false }
+        let taken = guarded.withLock { guarded -> (first: Outbox<Output>.Effect?, rest: [Outbox<Output>.Effect])? in
+            guard !guarded.outbox.hasEnded, !guarded.isDetached else { return nil }
             body(&guarded.rule, &guarded.outbox)
-            for slot in guarded.outbox.cancelledTimers {
-                if let timer = guarded.timers.removeValue(forKey: slot) { replaced.append(timer) }
-            }
-            guarded.outbox.cancelledTimers = []
-            for timer in guarded.outbox.timers {
-                let work = timer.work
-                let scheduled = startTimer(at: timer.deadline) { [self] in
-                    runSide(inline: executor.queue == nil) { work() }
-                }
-                if let old = guarded.timers.updateValue(scheduled, forKey: timer.slot) { replaced.append(old) }
-            }
-            guarded.outbox.timers = []
-            guard !guarded.isCarryingOut, !guarded.outbox.effects.isEmpty else { return false }
+            if guarded.outbox.hasTimerWork { replaced = startTimers(&guarded) }
+            guard !guarded.isCarryingOut, !guarded.outbox.isEmpty else { return nil }
             guarded.isCarryingOut = true
-            return true
+            return guarded.outbox.take()
         }
         // Outside the lock: cancelling takes the scheduler's.
         for timer in replaced { timer.disconnect() }
-        if carriesOut { carryOut() }
+        if let taken { carryOut(taken) }
+    }
+
+    /// Starts and cancels the timers the outbox asks for; returns those to disconnect after
+    /// the lock. Under the lock: scheduling never runs the work at once.
+    @usableFromInline
+    final func startTimers(_ guarded: inout Guarded) -> [Connection] {
+        var replaced: [Connection] = []
+        for slot in guarded.outbox.cancelledTimers {
+            if let timer = guarded.timers.removeValue(forKey: slot) { replaced.append(timer) }
+        }
+        guarded.outbox.cancelledTimers = []
+        for timer in guarded.outbox.timers {
+            let work = timer.work
+            let scheduled = startTimer(at: timer.deadline) { [self] in
+                runSide(inline: executor.queue == nil) { work() }
+            }
+            if let old = guarded.timers.updateValue(scheduled, forKey: timer.slot) { replaced.append(old) }
+        }
+        guarded.outbox.timers = []
+        return replaced
     }
 
     /// Schedules `work` at `deadline` on the operator's scheduler; operators with timers
@@ -186,33 +273,46 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         preconditionFailure("Signals: an operator without a scheduler started a timer")
     }
 
-    /// Carries out the outbox's effects, batch by batch, until a look under the lock finds it
-    /// empty.
-    private func carryOut() {
+    /// Carries out `batch`, then what the outbox gathered meanwhile, batch by batch, until a
+    /// look under the lock finds it empty (and clears the flag in that same look).
+    @inlinable
+    final func carryOut(_ batch: (first: Outbox<Output>.Effect?, rest: [Outbox<Output>.Effect])) {
+        var batch = batch
         // S10: whether an end was carried out; nothing may follow it.
         var ended = false
         while true {
-            let batch = guarded.withLock { guarded -> [Outbox<Output>.Effect]? in
+            if let first = batch.first {
+                ended = carryOut(first, endedBefore: ended)
+                for effect in batch.rest { ended = carryOut(effect, endedBefore: ended) }
+            }
+            let next = guarded.withLock { guarded -> (first: Outbox<Output>.Effect?, rest: [Outbox<Output>.Effect])? in
                 SignalsChecks.checkCarryingOut(
-                    isCarryingOut: guarded.isCarryingOut, endedBefore: ended, effects: guarded.outbox.effects.count)
-                guard !guarded.outbox.effects.isEmpty else {
+                    isCarryingOut: guarded.isCarryingOut, endedBefore: ended, effects: guarded.outbox.count)
+                guard !guarded.outbox.isEmpty else {
                     guarded.isCarryingOut = false
                     return nil
                 }
-                defer { guarded.outbox.effects = [] }
-                return guarded.outbox.effects
+                return guarded.outbox.take()
             }
-            guard let batch else { return }
-            for effect in batch {
-                SignalsChecks.checkCarryingOut(isCarryingOut: true, endedBefore: ended, effects: 1)
-                switch effect {
-                case .send(let message): send(message)
-                case .end(let completion):
-                    finish(completion)
-                    ended = true
-                case .run(let work): work()
-                }
-            }
+            guard let next else { return }
+            batch = next
+        }
+    }
+
+    /// Carries out one effect; returns whether the operator has ended.
+    @inlinable
+    final func carryOut(_ effect: Outbox<Output>.Effect, endedBefore: Bool) -> Bool {
+        SignalsChecks.checkCarryingOut(isCarryingOut: true, endedBefore: endedBefore, effects: 1)
+        switch effect {
+        case .send(let message):
+            send(message)
+            return endedBefore
+        case .end(let completion):
+            finish(completion)
+            return true
+        case .run(let work):
+            work()
+            return endedBefore
         }
     }
 
@@ -233,13 +333,15 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     /// Detaches every input and cancels every timer, then detaches from the upstream.
     @discardableResult
     override func detach() -> Bool {
-        let (sides, timers) = guarded.withLock { guarded in
+        let timers = guarded.withLock { guarded in
             guarded.isDetached = true
-            defer {
-                guarded.sides = [:]
-                guarded.timers = [:]
-            }
-            return (Array(guarded.sides.values), Array(guarded.timers.values))
+            defer { guarded.timers = [:] }
+            return Array(guarded.timers.values)
+        }
+        let sides = sideTable.withLock { table in
+            table.isDetached = true
+            defer { table.sides = [:] }
+            return Array(table.sides.values)
         }
         for timer in timers { timer.disconnect() }
         for side in sides { side.detachLink() }
@@ -247,10 +349,16 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     }
 
     override func detachSideSources() -> [any ChainEnd] {
-        let sides = guarded.withLock { guarded in
-            defer { guarded.sides = [:] }
-            return Array(guarded.sides.values)
+        let sides = sideTable.withLock { table in
+            defer { table.sides = [:] }
+            return Array(table.sides.values)
         }
         return sides.compactMap { $0.detachLink() }
     }
+}
+
+/// A stream operator's inputs beyond its upstream.
+struct SideTable: Sendable {
+    var sides: [UInt64: any SideLink] = [:]
+    var isDetached = false
 }

@@ -41,6 +41,11 @@ extension MessageSource {
 
 /// The receiver a two-source modifier connects to its second source; it forwards by way of
 /// the modifier's executor (``Modifier/runSide(inline:_:)``).
+///
+/// What waits while it connects is kept as a modifier's core keeps it: in a non-generic
+/// state under a lock, and in a generic batch made only when something waits (rarely), so
+/// that connecting looks up no generic metadata (an inner source connects on every switch).
+@usableFromInline
 final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unchecked Sendable {
     // `@unchecked`: `forward` is a `@Sendable` closure set once before connecting; the flag
     // and the sequence are atomics, and `held` is touched only under its lock.
@@ -50,13 +55,13 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
     private let inlineQueue: Executor?
     private let isConnecting = Atomic(false)
     private let lastSequence = Atomic<UInt64>(0)
-    /// What arrived while connecting, whether another thread than the connecting one sent
-    /// some of it, and the connecting thread.
-    private let held = LockedState<HeldInput<Message>>(HeldInput())
+    /// What arrived while connecting and the connecting thread.
+    private let held = LockedState(SideHeld())
 
     /// Forwards the end of the source, after every message before it.
     let forwardCompletion: @Sendable (Completion<any Error>) -> Void
 
+    @usableFromInline
     init(
         inlineQueue: Executor?, forward: @escaping @Sendable (Message) -> Void,
         forwardCompletion: @escaping @Sendable (Completion<any Error>) -> Void
@@ -82,7 +87,9 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
         let message = message.assumingMemoryBound(to: Message.self).pointee
         guard replaysOnQueue else { return receive(message, sequence: sequence) }
         // Waits for the queue, ahead of whatever arrived since the relay connected this input.
-        held.withLock { $0.messages.insert((message, sequence), at: 0) }
+        held.withLock { held in
+            held.batch(of: Message.self).messages.insert((message, sequence), at: 0)
+        }
     }
 
     override func receiveCompletion(_ completion: Completion<any Error>) {
@@ -90,8 +97,9 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
             isConnecting.load(ordering: .acquiring)
             && self.held.withLock { held in
                 guard isConnecting.load(ordering: .relaxed) else { return false }
-                if held.connecting?.isCurrent == false { held.isFromOtherThreads = true }
-                held.completion = completion
+                let batch = held.batch(of: Message.self)
+                if held.connecting?.isCurrent == false { batch.isFromOtherThreads = true }
+                batch.completion = completion
                 return true
             }
         if !wasHeld { forwardCompletion(completion) }
@@ -99,7 +107,7 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
 
     override func receiveReplayCompletion(_ completion: Completion<any Error>) {
         guard replaysOnQueue else { return forwardCompletion(completion) }
-        held.withLock { $0.completion = completion }
+        held.withLock { $0.batch(of: Message.self).completion = completion }
     }
 
     /// Forwards `message` unless it is numbered and older than one forwarded before (as a
@@ -113,10 +121,35 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
     private func hold(_ message: Message, sequence: UInt64?) -> Bool {
         held.withLock { held in
             guard isConnecting.load(ordering: .relaxed) else { return false }
-            if held.connecting?.isCurrent == false { held.isFromOtherThreads = true }
-            held.messages.append((message, sequence))
+            let batch = held.batch(of: Message.self)
+            if held.connecting?.isCurrent == false { batch.isFromOtherThreads = true }
+            batch.messages.append((message, sequence))
             return true
         }
+    }
+
+    /// Keeps `source`, to connect to.
+    func hold(_ source: MessageSource<Message>) {
+        held.withLock { $0.source = source }
+    }
+
+    /// Connects to the source kept, if it is still kept.
+    func connectToSource() {
+        guard let source = held.withLock({ $0.source }) else { return }
+        // Kept as a `MessageSource<Message>`.
+        connect(to: unsafeDowncast(source, to: MessageSource<Message>.self).relay)
+    }
+
+    /// Disconnects from the source kept and lets go of it; returns it if it was kept.
+    func detachFromSource() -> MessageSource<Message>? {
+        let kept = held.withLock { held in
+            defer { held.source = nil }
+            return held.source
+        }
+        guard let kept else { return nil }
+        let source = unsafeDowncast(kept, to: MessageSource<Message>.self)
+        source.relay.disconnect(self)
+        return source
     }
 
     /// Connects to `source` and forwards the replayed last message before any message sent
@@ -128,65 +161,74 @@ final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unche
         receiveHeld(on: replaysOnQueue ? inlineQueue : nil)
     }
 
-    func takeHeld(mayTake: Bool) -> HeldTake<HeldInput<Message>> {
+    func takeHeld(mayTake: Bool) -> HeldTake<HeldMessagesBase> {
         held.withLock { held in
-            if held.messages.isEmpty && held.completion == nil {
+            guard let batch = held.batch else {
                 isConnecting.store(false, ordering: .releasing)
                 held.connecting = nil
-                held.isFromOtherThreads = false
                 return .finished
             }
-            guard mayTake || !held.isFromOtherThreads else { return .handOff }
-            defer { held = HeldInput(connecting: held.connecting) }
-            return .taken(held)
+            guard mayTake || !batch.isFromOtherThreads else { return .handOff }
+            held.batch = nil
+            return .taken(batch)
         }
     }
 
-    func receiveTaken(_ batch: HeldInput<Message>) {
-        for (message, sequence) in batch.messages { receive(message, sequence: sequence) }
+    func receiveTaken(_ batch: HeldMessagesBase) {
+        for (message, sequence) in unsafeDowncast(batch, to: HeldMessages<Message>.self).messages {
+            receive(message, sequence: sequence)
+        }
         if let completion = batch.completion { forwardCompletion(completion) }
     }
 }
 
-/// What reached a ``SideInput`` while it connected.
-struct HeldInput<Message> {
-    var messages: [(message: Message, sequence: UInt64?)] = []
-    /// The end of the source, if it came: after every message.
-    var completion: Completion<any Error>?
-    /// Whether a thread other than the connecting one sent some of it.
-    var isFromOtherThreads = false
+/// What reached a ``SideInput`` while it connected, and the connecting thread: not generic,
+/// so that the lock's closures look up no metadata.
+struct SideHeld: @unchecked Sendable {
+    // `@unchecked`: only touched under its input's lock; the batch is made and taken there.
+
+    /// What waits, if anything: a `HeldMessages` of the input's message type.
+    var batch: HeldMessagesBase?
     /// The connecting thread, while connecting.
     var connecting: ConnectingThread?
+    /// The source this input is connected to (a `MessageSource` of its message type), held
+    /// until detached: the input forwards to the operator's core, which holds the input, so
+    /// letting go of the source ends the chain's hold on it.
+    var source: AnyObject?
+
+    /// The batch of waiting messages of type `Message`, made if none waits.
+    mutating func batch<Message>(of _: Message.Type) -> HeldMessages<Message> {
+        if let batch { return unsafeDowncast(batch, to: HeldMessages<Message>.self) }
+        let made = HeldMessages<Message>()
+        batch = made
+        return made
+    }
 }
 
-/// What a two-source modifier keeps of its second source: the source (held, as a modifier
-/// holds its upstream, until detached) and the receiver connected to it, which the source's
-/// relay holds.
-final class SideConnection<Message: Sendable>: Sendable {
-    /// Both until detached: the input forwards to the modifier's core, which holds this, so
-    /// letting go of the input ends that cycle.
-    private let link: LockedState<(source: MessageSource<Message>, input: SideInput<Message>)?>
+/// What a two-source modifier keeps of its second source: the input connected to it, which
+/// holds the source (as a modifier holds its upstream) until detached, and which the source's
+/// relay holds while connected. A value of one reference: kept in an existential, it needs no
+/// allocation of its own.
+@usableFromInline
+struct SideConnection<Message: Sendable>: Sendable {
+    @usableFromInline let input: SideInput<Message>
 
+    @usableFromInline
     init(source: MessageSource<Message>, input: SideInput<Message>) {
-        link = LockedState((source, input))
+        input.hold(source)
+        self.input = input
     }
 
     /// Connects the receiver, which receives the message the source owes it first.
+    @usableFromInline
     func connect() {
-        if let (source, input) = link.withLock({ $0 }) { input.connect(to: source.relay) }
+        input.connectToSource()
     }
 
-    /// Disconnects and lets go of the source and the input; returns the source if it was
-    /// connected.
+    /// Disconnects and lets go of the source; returns it if it was connected.
     @discardableResult
     func detach() -> MessageSource<Message>? {
-        let link = link.withLock { link in
-            defer { link = nil }
-            return link
-        }
-        guard let (source, input) = link else { return nil }
-        source.relay.disconnect(input)
-        return source
+        input.detachFromSource()
     }
 }
 
@@ -196,8 +238,11 @@ final class SideConnection<Message: Sendable>: Sendable {
 class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: ModifierCore<First, Output>,
     @unchecked Sendable
 {
-    // `@unchecked` as for `Relay`: the side connection is `Sendable` and set in `init`.
-    private var side: SideConnection<Second>!
+    // `@unchecked` as for `Relay`: the side connection is behind its lock.
+
+    /// The second input until detached: the input's closures hold this core, so letting go
+    /// of it ends that cycle.
+    private let side = LockedState<SideConnection<Second>?>(nil)
 
     init(upstream: MessageSource<First>, other: MessageSource<Second>) {
         super.init(upstream: upstream)
@@ -209,12 +254,12 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
             forwardCompletion: { [self] completion in
                 runSide(inline: inline) { self.receiveSecondCompletion(completion) }
             })
-        side = SideConnection(source: other, input: input)
+        side.withLock { $0 = SideConnection(source: other, input: input) }
     }
 
     override func attach() {
         super.attach()
-        side.connect()
+        side.withLock { $0 }?.connect()
     }
 
     /// Does the modifier's work on a message of the second source, on its executor.
@@ -225,12 +270,20 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
 
     @discardableResult
     override func detach() -> Bool {
-        side.detach()
+        takeSide()?.detach()
         return super.detach()
     }
 
+    /// Takes the second input out, if it is still kept.
+    private func takeSide() -> SideConnection<Second>? {
+        side.withLock { side in
+            defer { side = nil }
+            return side
+        }
+    }
+
     override func detachSideSources() -> [any ChainEnd] {
-        side.detach().map { [$0] } ?? []
+        takeSide()?.detach().map { [$0] } ?? []
     }
 }
 

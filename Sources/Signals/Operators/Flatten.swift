@@ -12,6 +12,7 @@ extension MessageSource {
     /// this source and every inner source have finished; a failure of any ends it at once.
     ///
     /// - Precondition: `maxConcurrent` is positive, if given.
+    @inlinable
     public func flatMap<Output: Sendable>(
         maxConcurrent: Int? = nil, _ transform: @escaping @Sendable (Message) -> MessageSource<Output>
     ) -> StreamModifier<Message, Output> {
@@ -20,6 +21,7 @@ extension MessageSource {
 
     /// The messages of the sources `transform` makes of each message, one source at a time:
     /// the next is connected when the one before it finishes (RxSwift's `concatMap`).
+    @inlinable
     public func concatMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Message) -> MessageSource<Output>
     ) -> StreamModifier<Message, Output> {
@@ -44,6 +46,7 @@ extension MessageSource {
     /// A message the previous inner source sends while it is being switched away from (from
     /// another thread, or from a handler) is dropped. The chain finishes when this source has
     /// finished and the latest inner source has too.
+    @inlinable
     public func flatMapLatest<Output: Sendable>(
         _ transform: @escaping @Sendable (Message) -> MessageSource<Output>
     ) -> StreamModifier<Message, Output> {
@@ -53,35 +56,56 @@ extension MessageSource {
     /// The messages of the latest source this source sent: the same as
     /// `flatMapLatest` over sources with no transform (Combine's
     /// `switchToLatest`).
+    @inlinable
     public func switchToLatest<Inner: Sendable>() -> StreamModifier<Message, Inner>
     where Message == MessageSource<Inner> {
         flattened(.latest) { $0 }
     }
 
-    private func flattened<Output: Sendable>(
+    @inlinable
+    func flattened<Output: Sendable>(
         _ policy: FlattenStateMachine<Message>.Policy,
         _ transform: @escaping @Sendable (Message) -> MessageSource<Output>
     ) -> StreamModifier<Message, Output> {
-        StreamModifier(upstream: self, core: FlattenCore(upstream: self, policy: policy, transform: transform))
+        StreamModifier(upstream: self, core: FlattenCore.make(upstream: self, policy: policy, transform: transform))
     }
 }
 
 /// The work of the flattening operators: ReactiveCore's `FlattenStateMachine`, with one
 /// input connected per running inner source, keyed by its number.
+///
+/// Made through ``make(upstream:policy:transform:)``, inlined where the operator is called,
+/// so that its steps are compiled for the chain's types (see ``StreamCore/step(_:)``).
+@usableFromInline
 final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
     Message, Output, FlattenStateMachine<Message>
 >, @unchecked Sendable
 {
     // `@unchecked` as for `Relay`: the machine is behind the core's lock; `transform` is a
     // `let` of a `Sendable` type.
-    private let transform: @Sendable (Message) -> MessageSource<Output>
+    @usableFromInline let transform: @Sendable (Message) -> MessageSource<Output>
 
+    @usableFromInline
     init(
         upstream: MessageSource<Message>, policy: FlattenStateMachine<Message>.Policy,
-        transform: @escaping @Sendable (Message) -> MessageSource<Output>
+        transform: @escaping @Sendable (Message) -> MessageSource<Output>, entry: @escaping Entry
     ) {
         self.transform = transform
-        super.init(upstream: upstream, rule: FlattenStateMachine(policy))
+        super.init(upstream: upstream, rule: FlattenStateMachine(policy), entry: entry)
+    }
+
+    @inlinable
+    static func make(
+        upstream: MessageSource<Message>, policy: FlattenStateMachine<Message>.Policy,
+        transform: @escaping @Sendable (Message) -> MessageSource<Output>
+    ) -> FlattenCore {
+        FlattenCore(
+            upstream: upstream, policy: policy, transform: transform,
+            entry: entry { core, message, _ in
+                // Only a `FlattenCore` is made with this entry.
+                let core = unsafeDowncast(core, to: FlattenCore.self)
+                core.step { machine, outbox in core.apply(machine.outerSent(message), to: &outbox) }
+            })
     }
 
     override func handle(
@@ -91,23 +115,22 @@ final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
         switch event {
         case .value(let message): apply(machine.outerSent(message), to: &outbox)
         case .completion(.finished): apply(machine.outerFinished(), to: &outbox)
-        case .completion(let completion): cancel(&machine, ending: completion, outbox: &outbox)
+        case .completion(let completion): Self.cancel(&machine, ending: completion, outbox: &outbox)
         }
     }
 
     /// Carries out the machine's action: an inner source to connect (the transform runs
     /// outside the lock, in its turn), after releasing the one it replaces.
-    private func apply(_ action: FlattenStateMachine<Message>.Action, to outbox: inout Outbox<Output>) {
+    @inlinable
+    final func apply(_ action: FlattenStateMachine<Message>.Action, to outbox: inout Outbox<Output>) {
         switch action {
         case .none: break
         case .finish: outbox.end()
         case .subscribe(let message, let id, let releasing):
-            if let releasing {
-                // Released now, under the lock, as far as the rule goes (its messages are
-                // dropped from here), and disconnected in its turn.
-                outbox.run { [self] in releaseSide(key: releasing.number) }
-            }
+            // The one it replaces is released now as far as the rule goes (its messages are
+            // dropped from here), and disconnected in its turn, before the next connects.
             outbox.run { [self] in
+                if let releasing { releaseSide(key: releasing.number) }
                 let inner = transform(message)
                 connectSide(inner, key: id.number) { machine, event, outbox in
                     self.receiveInner(&machine, event, from: id, outbox: &outbox)
@@ -116,7 +139,8 @@ final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
         }
     }
 
-    private func receiveInner(
+    @inlinable
+    final func receiveInner(
         _ machine: inout FlattenStateMachine<Message>, _ event: StreamEvent<Output, any Error>,
         from id: FlattenInnerID, outbox: inout Outbox<Output>
     ) {
@@ -126,12 +150,13 @@ final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
         case .completion(.finished):
             outbox.run { [self] in releaseSide(key: id.number) }
             apply(machine.innerFinished(id), to: &outbox)
-        case .completion(let completion): cancel(&machine, ending: completion, outbox: &outbox)
+        case .completion(let completion): Self.cancel(&machine, ending: completion, outbox: &outbox)
         }
     }
 
     /// Ends at once: every inner source is released with the operator.
-    private func cancel(
+    @inlinable
+    static func cancel(
         _ machine: inout FlattenStateMachine<Message>, ending completion: Completion<any Error>,
         outbox: inout Outbox<Output>
     ) {

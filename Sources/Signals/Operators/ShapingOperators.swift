@@ -8,7 +8,7 @@ extension MessageSource {
     public func pairwise() -> StreamModifier<Message, (Message, Message)> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: PairwiseStateMachine<Message>()) {
+            core: RuleCore.make(upstream: self, rule: PairwiseStateMachine<Message>()) {
                 machine, event, outbox in
                 switch event {
                 case .value(let message): if let pair = machine.receive(message) { outbox.send(pair) }
@@ -22,7 +22,7 @@ extension MessageSource {
     public func combinePrevious(_ initial: Message) -> StreamModifier<Message, (Message, Message)> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: PairwiseStateMachine(initial: initial)) {
+            core: RuleCore.make(upstream: self, rule: PairwiseStateMachine(initial: initial)) {
                 machine, event, outbox in
                 switch event {
                 case .value(let message): if let pair = machine.receive(message) { outbox.send(pair) }
@@ -42,7 +42,7 @@ extension MessageSource {
     public func collect(_ count: Int) -> StreamModifier<Message, [Message]> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: CollectStateMachine<Message>(count: count)) {
+            core: RuleCore.make(upstream: self, rule: CollectStateMachine<Message>(count: count)) {
                 machine, event, outbox in
                 switch event {
                 case .value(let message): if let batch = machine.receive(message) { outbox.send(batch) }
@@ -63,7 +63,7 @@ extension MessageSource {
     public func last() -> StreamModifier<Message, Message> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: Message?.none) { last, event, outbox in
+            core: RuleCore.make(upstream: self, rule: Message?.none) { last, event, outbox in
                 switch event {
                 case .value(let message): last = message
                 case .completion(let completion):
@@ -90,7 +90,7 @@ extension MessageSource {
     public func append(_ messages: Message...) -> StreamModifier<Message, Message> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: ()) { _, event, outbox in
+            core: RuleCore.make(upstream: self, rule: ()) { _, event, outbox in
                 switch event {
                 case .value(let message): outbox.send(message)
                 case .completion(let completion):
@@ -106,7 +106,7 @@ extension MessageSource {
     ) -> StreamModifier<Message, Result> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: initial) { result, event, outbox in
+            core: RuleCore.make(upstream: self, rule: initial) { result, event, outbox in
                 switch event {
                 case .value(let message): update(&result, message)
                 case .completion(let completion):
@@ -131,7 +131,7 @@ extension MessageSource {
     ) -> StreamModifier<Message, Message> {
         StreamModifier(
             upstream: self,
-            core: RuleCore(upstream: self, rule: Message?.none) { previous, event, outbox in
+            core: RuleCore.make(upstream: self, rule: Message?.none) { previous, event, outbox in
                 switch event {
                 case .value(let message):
                     if let last = previous, isDuplicate(last, message) { return }
@@ -144,16 +144,37 @@ extension MessageSource {
 }
 
 /// The core of a one-input stream operator whose rule is a value and a closure that steps it.
+///
+/// Made through ``make(upstream:rule:_:)``, inlined where the operator is called: its entry
+/// and its steps are then compiled for the chain's types (see ``StreamCore/step(_:)``).
+@usableFromInline
 final class RuleCore<Input: Sendable, Output: Sendable, Rule>: StreamCore<Input, Output, Rule>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: the rule is behind the core's lock; `stepRule` is a `let`.
-    private let stepRule: @Sendable (inout Rule, StreamEvent<Input, any Error>, inout Outbox<Output>) -> Void
+    @usableFromInline
+    let stepRule: @Sendable (inout Rule, StreamEvent<Input, any Error>, inout Outbox<Output>) -> Void
 
+    @usableFromInline
     init(
-        upstream: MessageSource<Input>, rule: Rule,
+        upstream: MessageSource<Input>, rule: Rule, entry: @escaping Entry,
         _ stepRule: @escaping @Sendable (inout Rule, StreamEvent<Input, any Error>, inout Outbox<Output>) -> Void
     ) {
         self.stepRule = stepRule
-        super.init(upstream: upstream, rule: rule)
+        super.init(upstream: upstream, rule: rule, entry: entry)
+    }
+
+    /// The core of an operator on `upstream` whose rule starts as `rule` and is stepped by
+    /// `stepRule`.
+    @inlinable
+    static func make(
+        upstream: MessageSource<Input>, rule: Rule,
+        _ stepRule: @escaping @Sendable (inout Rule, StreamEvent<Input, any Error>, inout Outbox<Output>) -> Void
+    ) -> RuleCore {
+        RuleCore(
+            upstream: upstream, rule: rule,
+            entry: entry { core, message, _ in
+                // Only a `RuleCore` is made with this entry.
+                unsafeDowncast(core, to: RuleCore.self).step { stepRule(&$0, .value(message), &$1) }
+            }, stepRule)
     }
 
     override func handle(_ rule: inout Rule, _ event: StreamEvent<Input, any Error>, _ outbox: inout Outbox<Output>) {

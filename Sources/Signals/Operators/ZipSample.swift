@@ -10,11 +10,13 @@ extension MessageSource {
     /// A source that runs ahead has its messages queued until the other catches up (a
     /// replayed message counts). The pairs end when a source has finished and nothing of it
     /// is queued; any other end ends them at once.
+    @inlinable
     public func zip<Other: Sendable>(_ other: MessageSource<Other>) -> StreamModifier<Message, (Message, Other)> {
         combined(.zip, second: other, third: MessageSource<Void>?.none, build: CombinationElement.pair)
     }
 
     /// Triples of this source's, `second`'s and `third`'s messages, in order.
+    @inlinable
     public func zip<Second: Sendable, Third: Sendable>(
         _ second: MessageSource<Second>, _ third: MessageSource<Third>
     ) -> StreamModifier<Message, (Message, Second, Third)> {
@@ -23,6 +25,7 @@ extension MessageSource {
 
     /// Triples of the latest messages of this source, `second` and `third`, once each has sent
     /// one, then whenever any sends (see ``combineLatest(_:)-swift.method`` for two).
+    @inlinable
     public func combineLatest<Second: Sendable, Third: Sendable>(
         _ second: MessageSource<Second>, _ third: MessageSource<Third>
     ) -> StreamModifier<Message, (Message, Second, Third)> {
@@ -53,10 +56,11 @@ extension MessageSource {
     /// ```
     ///
     /// Only this source's end ends the pairs: `other` ending keeps its latest message.
+    @inlinable
     public func withLatestFrom<Other: Sendable>(
         _ other: MessageSource<Other>
     ) -> StreamModifier<Message, (Message, Other)> {
-        let core = RuleCore(upstream: self, rule: LatestPairingStateMachine<Message, Other>()) {
+        let core = RuleCore.make(upstream: self, rule: LatestPairingStateMachine<Message, Other>()) {
             machine, event, outbox in
             switch event {
             case .value(let message): if let pair = machine.mainSent(message) { outbox.send(pair) }
@@ -75,8 +79,10 @@ extension MessageSource {
     /// sample (Combine's `sample`, RxSwift's `sample`).
     ///
     /// The samples end when either source ends.
+    @inlinable
     public func sample<Trigger: Sendable>(on trigger: MessageSource<Trigger>) -> StreamModifier<Message, Message> {
-        let core = RuleCore<Message, Message, _>(upstream: self, rule: LatestPairingStateMachine<Message, Void>()) {
+        let core = RuleCore<Message, Message, _>.make(upstream: self, rule: LatestPairingStateMachine<Message, Void>())
+        {
             machine, event, outbox in
             switch event {
             case .value(let message): machine.hold(message)
@@ -102,7 +108,7 @@ extension MessageSource {
     /// - Precondition: `sources` is not empty.
     public static func merge(_ sources: [MessageSource<Message>]) -> StreamModifier<Message, Message> {
         precondition(!sources.isEmpty, "Signals: merge needs at least one source")
-        let core = RuleCore(upstream: sources[0], rule: sources.count) { running, event, outbox in
+        let core = RuleCore.make(upstream: sources[0], rule: sources.count) { running, event, outbox in
             Self.mergeStep(&running, event, &outbox)
         }
         for (key, source) in sources.dropFirst().enumerated() {
@@ -126,13 +132,14 @@ extension MessageSource {
         }
     }
 
-    private func combined<Second: Sendable, Third: Sendable, Output: Sendable>(
+    @inlinable
+    func combined<Second: Sendable, Third: Sendable, Output: Sendable>(
         _ kind: CombinationRule<Message, Second, Third>.Kind, second: MessageSource<Second>,
         third: MessageSource<Third>?,
         build: @escaping @Sendable (((Int, CombinationElement<Message, Second, Third>) -> Void) -> Void) -> Output
     ) -> StreamModifier<Message, Output> {
         let inputs = third == nil ? 2 : 3
-        let core = RuleCore(upstream: self, rule: CombinationRule<Message, Second, Third>(kind, inputs: inputs)) {
+        let core = RuleCore.make(upstream: self, rule: CombinationRule<Message, Second, Third>(kind, inputs: inputs)) {
             rule, event, outbox in
             rule.step(event.map { .first($0) }, from: 0, build: build, into: &outbox)
         }
@@ -153,7 +160,7 @@ extension MessageSource {
         precondition(!sources.isEmpty, "Signals: zip and combineLatest need at least one source")
         let build: @Sendable (((Int, CombinationElement<Message, Void, Void>) -> Void) -> Void) -> [Message] =
             CombinationElement.array
-        let core = RuleCore(
+        let core = RuleCore.make(
             upstream: sources[0], rule: CombinationRule<Message, Void, Void>(kind, inputs: sources.count)
         ) {
             rule, event, outbox in
@@ -170,16 +177,19 @@ extension MessageSource {
 
 /// The rule of `zip` or `combineLatest` over up to three typed inputs (or many of one type):
 /// ReactiveCore's machine and what it emits.
+@usableFromInline
 struct CombinationRule<First, Second, Third> {
-    typealias Element = CombinationElement<First, Second, Third>
+    @usableFromInline typealias Element = CombinationElement<First, Second, Third>
 
+    @usableFromInline
     enum Kind {
         case zip, combineLatest
     }
 
-    private var zip: ZipStateMachine<Element>?
-    private var latest: CombineLatestStateMachine<Element>?
+    @usableFromInline var zip: ZipStateMachine<Element>?
+    @usableFromInline var latest: CombineLatestStateMachine<Element>?
 
+    @inlinable
     init(_ kind: Kind, inputs: Int) {
         switch kind {
         case .zip: zip = ZipStateMachine(inputs: inputs)
@@ -188,6 +198,7 @@ struct CombinationRule<First, Second, Third> {
     }
 
     /// Steps the machine with `event` of input `input`, sending the rows it makes.
+    @inlinable
     mutating func step<Output>(
         _ event: StreamEvent<Element, any Error>, from input: Int,
         build: (((Int, Element) -> Void) -> Void) -> Output, into outbox: inout Outbox<Output>
