@@ -11,6 +11,7 @@ let package = Package(
         .package(name: "swift-paradigms", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     ],
     targets: [
         // Every scenario, for every paradigm and peer, with the check of its result. The
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "Signals", package: "swift-paradigms"),
                 .product(name: "Cycle", package: "swift-paradigms"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
         .executableTarget(name: "report", dependencies: ["BenchmarkScenarios"]),
         // package-benchmark times every case; `swift package benchmark` runs it.

@@ -26,6 +26,7 @@ enum StreamOperatorCases {
             BenchmarkCase(zip, "Glue", iteration: zipText, events: 2 * pairs) { GlueZip() },
             BenchmarkCase(zip, "Signals", iteration: zipText, events: 2 * pairs) { SignalsZip() },
             BenchmarkCase(zip, "OpenCombine", iteration: zipText, events: 2 * pairs) { CombineZip() },
+            BenchmarkCase(zip, "AsyncAlgorithms", iteration: zipText, events: 2 * pairs) { AsyncAlgorithmsZip() },
             BenchmarkCase(zip, "Baseline", iteration: zipText, events: 2 * pairs) { BaselineZip() },
             BenchmarkCase(latest, "Glue", iteration: latestText, events: mainSends + mainSends / otherEvery) {
                 GlueWithLatestFrom()
@@ -36,6 +37,9 @@ enum StreamOperatorCases {
             BenchmarkCase(latest, "OpenCombine", iteration: latestText, events: mainSends + mainSends / otherEvery) {
                 CombineWithLatestFrom()
             },
+            BenchmarkCase(
+                latest, "AsyncAlgorithms", iteration: latestText, events: mainSends + mainSends / otherEvery
+            ) { AsyncAlgorithmsWithLatestFrom() },
             BenchmarkCase(latest, "Baseline", iteration: latestText, events: mainSends + mainSends / otherEvery) {
                 BaselineWithLatestFrom()
             },
