@@ -50,9 +50,12 @@ struct Outbox<Output: Sendable> {
         if first == nil { first = effect } else { rest.append(effect) }
     }
 
+    /// Effects taken out at once, oldest first.
+    @usableFromInline typealias Batch = (first: Effect?, rest: [Effect])
+
     /// Takes every waiting effect out, oldest first.
     @inlinable
-    mutating func take() -> (first: Effect?, rest: [Effect]) {
+    mutating func take() -> Batch {
         defer {
             first = nil
             if !rest.isEmpty { rest = [] }
@@ -130,8 +133,6 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     struct Guarded {
         @usableFromInline var rule: Rule
         @usableFromInline var outbox = Outbox<Output>()
-        /// Whether a thread is carrying out effects.
-        @usableFromInline var isCarryingOut = false
         @usableFromInline var isDetached = false
         var timers: [UInt64: Connection] = [:]
 
@@ -141,6 +142,11 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     }
 
     @usableFromInline let guarded: LockedState<Guarded>
+    /// Who carries out the outbox's effects: bit 0 is set while a thread does, and the rest
+    /// counts the steps that left effects to it. Changed under `guarded`'s lock, except when
+    /// the carrying thread leaves (``carryOut(_:version:)``): then only if no step left it
+    /// anything since it last took the outbox, so that leaving takes no lock.
+    @usableFromInline let carrier = Atomic<UInt64>(0)
     /// The inputs beyond the upstream, by key, and whether the core was detached (then no
     /// input is added): not generic, so that adding and releasing one, on every switch of a
     /// `flatMapLatest`, looks up no metadata.
@@ -234,17 +240,26 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     @inlinable
     final func step(_ body: (inout Rule, inout Outbox<Output>) -> Void) {
         var replaced: [Connection] = []
-        let taken = guarded.withLock { guarded -> (first: Outbox<Output>.Effect?, rest: [Outbox<Output>.Effect])? in
+        let taken = guarded.withLock { guarded -> (batch: Outbox<Output>.Batch, version: UInt64)? in
             guard !guarded.outbox.hasEnded, !guarded.isDetached else { return nil }
             body(&guarded.rule, &guarded.outbox)
             if guarded.outbox.hasTimerWork { replaced = startTimers(&guarded) }
-            guard !guarded.isCarryingOut, !guarded.outbox.isEmpty else { return nil }
-            guarded.isCarryingOut = true
-            return guarded.outbox.take()
+            guard !guarded.outbox.isEmpty else { return nil }
+            var state = carrier.load(ordering: .acquiring)
+            while true {
+                // Another thread carries out: count this step, and it takes the effects too.
+                // Otherwise this thread becomes the carrier and takes them. (A carrier leaving
+                // at the same moment makes the exchange fail: look again.)
+                let carrying = state & 1 == 1
+                let (exchanged, original) = carrier.compareExchange(
+                    expected: state, desired: carrying ? state &+ 2 : state | 1, ordering: .acquiringAndReleasing)
+                if exchanged { return carrying ? nil : (guarded.outbox.take(), state | 1) }
+                state = original
+            }
         }
         // Outside the lock: cancelling takes the scheduler's.
         for timer in replaced { timer.disconnect() }
-        if let taken { carryOut(taken) }
+        if let taken { carryOut(taken.batch, version: taken.version) }
     }
 
     /// Starts and cancels the timers the outbox asks for; returns those to disconnect after
@@ -273,11 +288,13 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         preconditionFailure("Signals: an operator without a scheduler started a timer")
     }
 
-    /// Carries out `batch`, then what the outbox gathered meanwhile, batch by batch, until a
-    /// look under the lock finds it empty (and clears the flag in that same look).
+    /// Carries out `batch`, then what the outbox gathered meanwhile, batch by batch; leaves
+    /// when no step left effects since the last batch was taken (`carrier` still holds
+    /// `version`), clearing the carrying bit in that same exchange.
     @inlinable
-    final func carryOut(_ batch: (first: Outbox<Output>.Effect?, rest: [Outbox<Output>.Effect])) {
+    final func carryOut(_ batch: Outbox<Output>.Batch, version: UInt64) {
         var batch = batch
+        var version = version
         // S10: whether an end was carried out; nothing may follow it.
         var ended = false
         while true {
@@ -285,17 +302,18 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
                 ended = carryOut(first, endedBefore: ended)
                 for effect in batch.rest { ended = carryOut(effect, endedBefore: ended) }
             }
-            let next = guarded.withLock { guarded -> (first: Outbox<Output>.Effect?, rest: [Outbox<Output>.Effect])? in
-                SignalsChecks.checkCarryingOut(
-                    isCarryingOut: guarded.isCarryingOut, endedBefore: ended, effects: guarded.outbox.count)
-                guard !guarded.outbox.isEmpty else {
-                    guarded.isCarryingOut = false
-                    return nil
-                }
-                return guarded.outbox.take()
+            if carrier.compareExchange(expected: version, desired: version & ~1, ordering: .acquiringAndReleasing)
+                .exchanged
+            {
+                return
             }
-            guard let next else { return }
-            batch = next
+            // A step left effects (and counted itself) under the lock: take them there.
+            (batch, version) = guarded.withLock { guarded in
+                let state = carrier.load(ordering: .acquiring)
+                SignalsChecks.checkCarryingOut(
+                    isCarryingOut: state & 1 == 1, endedBefore: ended, effects: guarded.outbox.count)
+                return (guarded.outbox.take(), state)
+            }
         }
     }
 
@@ -305,7 +323,15 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         SignalsChecks.checkCarryingOut(isCarryingOut: true, endedBefore: endedBefore, effects: 1)
         switch effect {
         case .send(let message):
-            send(message)
+            // Never nested in this core's own delivery on this thread: only the carrier sends
+            // here, and a step made from a delivery of it leaves its effects to the carrier.
+            // So a pinned thread (a delivery of an input, a replay) sends without the
+            // thread's delivery record; a timer's thread, unpinned, takes the guarded path.
+            if DeliveryContext.isPinned {
+                sendFromInput(message, sequence: nil)
+            } else {
+                send(message)
+            }
             return endedBefore
         case .end(let completion):
             finish(completion)
