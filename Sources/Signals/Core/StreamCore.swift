@@ -127,8 +127,10 @@ extension SideConnection: SideLink {
 /// operator's messages are sent there.
 @usableFromInline
 class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, Output>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: the rule, the outbox, the inputs and the timers are behind
-    // `guarded`'s lock.
+    // `@unchecked` as for `Relay`: the rule, the outbox and the timers are behind `guarded`'s
+    // lock, the inputs behind `sideTable`'s, and `carrier` is atomic. `sidesBefore` and
+    // `sidesAfter` are written only while the operator is built and read once by `attach()`,
+    // on the building thread, before anything is connected: no other thread can see them.
     @usableFromInline
     struct Guarded {
         @usableFromInline var rule: Rule
