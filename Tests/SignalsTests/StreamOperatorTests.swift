@@ -410,6 +410,56 @@ struct FlattenOperatorTests {
             }
         }
     }
+
+    @Test("an inner source connected while another thread fires it is replayed first, then only newer messages")
+    func innerReplayWhileFiring() async {
+        // Rounds, so that messages arrive while an inner input connects (and wait behind its
+        // replay) in nearly every run.
+        for _ in 0..<6 {
+            let outer = Signal<Int>()
+            let inner = Signal<Int>(value: 0)
+            let log = Log<Int>()
+            let observables = ObservableCollection()
+            // Every outer message reconnects to the same inner source.
+            outer.fired.noDispatch().flatMapLatest { _ in inner.fired.noDispatch() }.then { log.append($0) }
+                .append(to: observables)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for value in 1...20_000 { inner.fire(with: value) } }
+                group.addTask { for index in 0..<2_000 { outer.fire(with: index) } }
+            }
+            let values = log.all
+            // Each connection's replay is the newest message remembered, so nothing goes back
+            // (a message the previous connection passed may come again as the replay).
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+            #expect(values.count >= 2_000)
+            observables.removeAll()
+            #expect(inner.fired.connectedCount == 0)
+        }
+    }
+
+    @Test("a chain removed on one thread while another switches it: no inner source stays connected")
+    func removeWhileSwitching() async {
+        for _ in 0..<50 {
+            let outer = Signal<Int>()
+            let inners = [Signal<Int>(value: 0), Signal<Int>(value: 0)]
+            let observables = ObservableCollection()
+            weak var weakModifier: StreamModifier<Int, Int>?
+            do {
+                let switched = outer.fired.noDispatch().flatMapLatest { inners[$0 % 2].fired.noDispatch() }
+                weakModifier = switched
+                switched.then { _ in }.append(to: observables)
+            }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for index in 0..<200 { outer.fire(with: index) } }
+                group.addTask { for value in 0..<200 { inners[value % 2].fire(with: value) } }
+                group.addTask { observables.removeAll() }
+            }
+            // A connect that raced the removal disconnected itself, and let go of its source.
+            #expect(inners[0].fired.connectedCount == 0)
+            #expect(inners[1].fired.connectedCount == 0)
+            #expect(weakModifier == nil)
+        }
+    }
 }
 
 @Suite("Stream operators: time")

@@ -199,4 +199,9 @@ public struct FlattenInnerID: Hashable, Sendable, CustomStringConvertible {
 
     /// The number, for owners that key their inner streams' connections by number.
     @inlinable package var number: UInt64 { rawValue }
+
+    /// The identifier numbered `number` (what ``number`` returned).
+    @inlinable package init(number: UInt64) {
+        self.rawValue = number
+    }
 }

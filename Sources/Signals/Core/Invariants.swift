@@ -121,6 +121,16 @@ package enum SignalsChecks {
         #endif
     }
 
+    /// A side input ends connecting without its lock. S11: nothing waits in its held batch
+    /// (`heldBatch` reads it under the lock).
+    @inline(__always)
+    static func checkNothingHeld(_ heldBatch: () -> HeldMessagesBase?) {
+        #if SIGNALS_INTERNAL_CHECKS
+            signalsCheck(
+                heldBatch() == nil, "S11", "a side input ended connecting while messages waited in its held batch")
+        #endif
+    }
+
     /// S8: a list holds each receiver once, and no more than its room. Under the relay's
     /// lock.
     @inline(__always)

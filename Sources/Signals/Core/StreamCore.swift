@@ -96,20 +96,6 @@ struct Outbox<Output: Sendable> {
     }
 }
 
-/// An input of an operator beyond its upstream (a second source, a trigger, an inner
-/// source): what ``StreamCore`` keeps to detach it.
-protocol SideLink: Sendable {
-    /// Disconnects and lets go of the source; returns it if it was connected.
-    @discardableResult
-    func detachLink() -> (any ChainEnd)?
-}
-
-extension SideConnection: SideLink {
-    func detachLink() -> (any ChainEnd)? {
-        detach()
-    }
-}
-
 /// The core of a stateful stream operator (zip, prefix, flatMap, delay and the rest): its
 /// rule, one of ReactiveCore's machines, behind a lock, with the operator's other inputs and
 /// timers.
@@ -172,7 +158,10 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         _ source: MessageSource<Message>, key: UInt64, first: Bool = false,
         _ receive: @escaping @Sendable (inout Rule, StreamEvent<Message, any Error>, inout Outbox<Output>) -> Void
     ) {
-        addSide(first: first) { [self] in connectSide(source, key: key, receive) }
+        let entry = StreamCore.sideEntry(of: Message.self) { _, rule, _, event, outbox in
+            receive(&rule, event, &outbox)
+        }
+        addSide(first: first) { [self] in connectSide(source, key: key, entry: entry) }
     }
 
     /// Keeps `connect` to run when the operator connects.
@@ -189,48 +178,71 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         sidesAfter = []
     }
 
-    /// Connects `source` as input `key` now (an inner source), unless the operator was
-    /// detached; its replay is stepped at once.
+    /// The entry of inputs of `Message`s: steps `handler` with this core, the input's key and
+    /// each event, at once if the input is inline, otherwise on the operator's executor.
+    ///
+    /// Made once per operator where it is written (or per input added when it is built), so
+    /// that connecting an input allocates no closure.
     @inlinable
-    final func connectSide<Message: Sendable>(
-        _ source: MessageSource<Message>, key: UInt64,
-        _ handler: @escaping @Sendable (inout Rule, StreamEvent<Message, any Error>, inout Outbox<Output>) -> Void
-    ) {
-        let inline = executor.queue == nil || executor === source.relay.emittingExecutor
-        // The input holds this core until it is detached (by `releaseSide` or `detach()`),
-        // which ends that cycle.
-        let input = SideInput<Message>(
-            inlineQueue: inline && executor.queue != nil ? executor : nil,
-            forward: { [self] message in
-                // Inline, at once, without the closure `runSide` would allocate per message.
-                guard !inline else {
-                    guard !isDetached.load(ordering: .acquiring) else { return }
-                    return step { handler(&$0, .value(message), &$1) }
+    static func sideEntry<Message: Sendable>(
+        of _: Message.Type,
+        _ handler:
+            @escaping @Sendable (
+                StreamCore, inout Rule, _ key: UInt64, StreamEvent<Message, any Error>, inout Outbox<Output>
+            ) -> Void
+    ) -> SideEntry {
+        { input, event in
+            // Every input is made with its operator's core as the target, and an entry of its
+            // message type.
+            let core = unsafeDowncast(input.target, to: StreamCore.self)
+            let key = input.key
+            switch event {
+            case .value(let address):
+                let message = address.assumingMemoryBound(to: Message.self).pointee
+                guard input.isInline else {
+                    return core.runSide(inline: false) { core.step { handler(core, &$0, key, .value(message), &$1) } }
                 }
-                runSide(inline: false) { self.step { handler(&$0, .value(message), &$1) } }
-            },
-            forwardCompletion: { [self] completion in
-                runSide(inline: inline) { self.step { handler(&$0, .completion(completion), &$1) } }
-            })
-        add(SideConnection(source: source, input: input), key: key)
+                // Inline, at once, without the closure `runSide` would allocate per message.
+                guard !core.isDetached.load(ordering: .acquiring) else { return }
+                core.step { handler(core, &$0, key, .value(message), &$1) }
+            case .completion(let completion):
+                core.runSide(inline: input.isInline) {
+                    core.step { handler(core, &$0, key, .completion(completion), &$1) }
+                }
+            }
+        }
     }
 
-    /// Keeps `link` as input `key` and connects it, unless the operator was detached.
+    /// Connects `source` as input `key` now (an inner source), unless the operator was
+    /// detached; its events reach `entry` (one of ``sideEntry(of:_:)``), the replay at once.
+    @inlinable
+    final func connectSide<Message: Sendable>(_ source: MessageSource<Message>, key: UInt64, entry: @escaping SideEntry)
+    {
+        let inline = executor.queue == nil || executor === source.relay.emittingExecutor
+        // The input holds this core until it is freed; the core lets go of it when it is
+        // released (`releaseSide`) or detached, which ends that cycle.
+        add(
+            TypedSideInput(
+                source: source, target: self, key: key, isInline: inline,
+                inlineQueue: inline && executor.queue != nil ? executor : nil, entry: entry))
+    }
+
+    /// Keeps `input` under its key and connects it, unless the operator was detached.
     @usableFromInline
-    final func add<Message: Sendable>(_ link: SideConnection<Message>, key: UInt64) {
+    final func add(_ input: SideInput) {
         let added = sideTable.withLock { table -> Bool in
             guard !table.isDetached else { return false }
-            table.sides[key] = link
+            table.sides[input.key] = input
             return true
         }
-        if added { link.connect() } else { link.detach() }
+        if added { input.connectToSource() } else { input.detachFromSource() }
     }
 
     /// Disconnects input `key` and lets go of it at once.
     @usableFromInline
     final func releaseSide(key: UInt64) {
-        let link = sideTable.withLock { $0.sides.removeValue(forKey: key) }
-        link?.detachLink()
+        let input = sideTable.withLock { $0.sides.removeValue(forKey: key) }
+        input?.detachFromSource()
     }
 
     /// Runs one step of the rule under the lock, unless the operator ended, then carries out
@@ -372,7 +384,7 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
             return Array(table.sides.values)
         }
         for timer in timers { timer.disconnect() }
-        for side in sides { side.detachLink() }
+        for side in sides { side.detachFromSource() }
         return super.detach()
     }
 
@@ -381,12 +393,12 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
             defer { table.sides = [:] }
             return Array(table.sides.values)
         }
-        return sides.compactMap { $0.detachLink() }
+        return sides.compactMap { $0.detachFromSource() }
     }
 }
 
 /// A stream operator's inputs beyond its upstream.
 struct SideTable: Sendable {
-    var sides: [UInt64: any SideLink] = [:]
+    var sides: [UInt64: SideInput] = [:]
     var isDetached = false
 }

@@ -39,199 +39,6 @@ extension MessageSource {
     }
 }
 
-/// The receiver a two-source modifier connects to its second source; it forwards by way of
-/// the modifier's executor (``Modifier/runSide(inline:_:)``).
-///
-/// What waits while it connects is kept as a modifier's core keeps it: in a non-generic
-/// state under a lock, and in a generic batch made only when something waits (rarely), so
-/// that connecting looks up no generic metadata (an inner source connects on every switch).
-@usableFromInline
-final class SideInput<Message: Sendable>: Receiver, HoldsWhileConnecting, @unchecked Sendable {
-    // `@unchecked`: `forward` is a `@Sendable` closure set once before connecting; the flag
-    // and the sequence are atomics, and `held` is touched only under its lock.
-    let forward: @Sendable (Message) -> Void
-    /// The executor `forward` runs on inline, if it is a queue (the source sends there): a
-    /// connect from elsewhere receives the replay, and what waited, on it.
-    private let inlineQueue: Executor?
-    private let isConnecting = Atomic(false)
-    private let lastSequence = Atomic<UInt64>(0)
-    /// What arrived while connecting and the connecting thread.
-    private let held = LockedState(SideHeld())
-
-    /// Forwards the end of the source, after every message before it.
-    let forwardCompletion: @Sendable (Completion<any Error>) -> Void
-
-    @usableFromInline
-    init(
-        inlineQueue: Executor?, forward: @escaping @Sendable (Message) -> Void,
-        forwardCompletion: @escaping @Sendable (Completion<any Error>) -> Void
-    ) {
-        self.inlineQueue = inlineQueue
-        self.forward = forward
-        self.forwardCompletion = forwardCompletion
-    }
-
-    /// Whether the replay waits for ``inlineQueue``; read on the connecting thread.
-    private var replaysOnQueue: Bool {
-        inlineQueue.map { !$0.isCurrent } ?? false
-    }
-
-    override func receive(raw message: UnsafeRawPointer, sequence: UInt64?) {
-        // Connected to a `MessageSource<Message>`, so the message is a `Message`.
-        let message = message.assumingMemoryBound(to: Message.self).pointee
-        if isConnecting.load(ordering: .acquiring), hold(message, sequence: sequence) { return }
-        receive(message, sequence: sequence)
-    }
-
-    override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
-        let message = message.assumingMemoryBound(to: Message.self).pointee
-        guard replaysOnQueue else { return receive(message, sequence: sequence) }
-        // Waits for the queue, ahead of whatever arrived since the relay connected this input.
-        held.withLock { held in
-            held.batch(of: Message.self).messages.insert((message, sequence), at: 0)
-        }
-    }
-
-    override func receiveCompletion(_ completion: Completion<any Error>) {
-        let wasHeld =
-            isConnecting.load(ordering: .acquiring)
-            && self.held.withLock { held in
-                guard isConnecting.load(ordering: .relaxed) else { return false }
-                let batch = held.batch(of: Message.self)
-                if held.connecting?.isCurrent == false { batch.isFromOtherThreads = true }
-                batch.completion = completion
-                return true
-            }
-        if !wasHeld { forwardCompletion(completion) }
-    }
-
-    override func receiveReplayCompletion(_ completion: Completion<any Error>) {
-        guard replaysOnQueue else { return forwardCompletion(completion) }
-        held.withLock { $0.batch(of: Message.self).completion = completion }
-    }
-
-    /// Forwards `message` unless it is numbered and older than one forwarded before (as a
-    /// modifier's own input does, see ``Modifier``).
-    func receive(_ message: Message, sequence: UInt64?) {
-        if let sequence, !lastSequence.advance(to: sequence) { return }
-        forward(message)
-    }
-
-    /// Keeps a message that arrived while the input connects; false if it is done.
-    private func hold(_ message: Message, sequence: UInt64?) -> Bool {
-        held.withLock { held in
-            guard isConnecting.load(ordering: .relaxed) else { return false }
-            let batch = held.batch(of: Message.self)
-            if held.connecting?.isCurrent == false { batch.isFromOtherThreads = true }
-            batch.messages.append((message, sequence))
-            return true
-        }
-    }
-
-    /// Keeps `source`, to connect to.
-    func hold(_ source: MessageSource<Message>) {
-        held.withLock { $0.source = source }
-    }
-
-    /// Connects to the source kept, if it is still kept.
-    func connectToSource() {
-        guard let source = held.withLock({ $0.source }) else { return }
-        // Kept as a `MessageSource<Message>`.
-        connect(to: unsafeDowncast(source, to: MessageSource<Message>.self).relay)
-    }
-
-    /// Disconnects from the source kept and lets go of it; returns it if it was kept.
-    func detachFromSource() -> MessageSource<Message>? {
-        let kept = held.withLock { held in
-            defer { held.source = nil }
-            return held.source
-        }
-        guard let kept else { return nil }
-        let source = unsafeDowncast(kept, to: MessageSource<Message>.self)
-        source.relay.disconnect(self)
-        return source
-    }
-
-    /// Connects to `source` and forwards the replayed last message before any message sent
-    /// after it, as a modifier's core does when it attaches.
-    func connect(to source: Relay<Message>) {
-        held.withLock { $0.connecting = ConnectingThread() }
-        isConnecting.store(true, ordering: .releasing)
-        source.connect(self)
-        receiveHeld(on: replaysOnQueue ? inlineQueue : nil)
-    }
-
-    func takeHeld(mayTake: Bool) -> HeldTake<HeldMessagesBase> {
-        held.withLock { held in
-            guard let batch = held.batch else {
-                isConnecting.store(false, ordering: .releasing)
-                held.connecting = nil
-                return .finished
-            }
-            guard mayTake || !batch.isFromOtherThreads else { return .handOff }
-            held.batch = nil
-            return .taken(batch)
-        }
-    }
-
-    func receiveTaken(_ batch: HeldMessagesBase) {
-        for (message, sequence) in unsafeDowncast(batch, to: HeldMessages<Message>.self).messages {
-            receive(message, sequence: sequence)
-        }
-        if let completion = batch.completion { forwardCompletion(completion) }
-    }
-}
-
-/// What reached a ``SideInput`` while it connected, and the connecting thread: not generic,
-/// so that the lock's closures look up no metadata.
-struct SideHeld: @unchecked Sendable {
-    // `@unchecked`: only touched under its input's lock; the batch is made and taken there.
-
-    /// What waits, if anything: a `HeldMessages` of the input's message type.
-    var batch: HeldMessagesBase?
-    /// The connecting thread, while connecting.
-    var connecting: ConnectingThread?
-    /// The source this input is connected to (a `MessageSource` of its message type), held
-    /// until detached: the input forwards to the operator's core, which holds the input, so
-    /// letting go of the source ends the chain's hold on it.
-    var source: AnyObject?
-
-    /// The batch of waiting messages of type `Message`, made if none waits.
-    mutating func batch<Message>(of _: Message.Type) -> HeldMessages<Message> {
-        if let batch { return unsafeDowncast(batch, to: HeldMessages<Message>.self) }
-        let made = HeldMessages<Message>()
-        batch = made
-        return made
-    }
-}
-
-/// What a two-source modifier keeps of its second source: the input connected to it, which
-/// holds the source (as a modifier holds its upstream) until detached, and which the source's
-/// relay holds while connected. A value of one reference: kept in an existential, it needs no
-/// allocation of its own.
-@usableFromInline
-struct SideConnection<Message: Sendable>: Sendable {
-    @usableFromInline let input: SideInput<Message>
-
-    @usableFromInline
-    init(source: MessageSource<Message>, input: SideInput<Message>) {
-        input.hold(source)
-        self.input = input
-    }
-
-    /// Connects the receiver, which receives the message the source owes it first.
-    @usableFromInline
-    func connect() {
-        input.connectToSource()
-    }
-
-    /// Disconnects and lets go of the source; returns it if it was connected.
-    @discardableResult
-    func detach() -> MessageSource<Message>? {
-        input.detachFromSource()
-    }
-}
-
 /// The work of a modifier with a second source: connects its ``SideInput`` after the first
 /// source, hands what arrives there to ``receiveSecond(_:)`` on the modifier's executor, and
 /// lets go of the second source when detached. Subclassed by the merge and the pairing.
@@ -240,26 +47,34 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
 {
     // `@unchecked` as for `Relay`: the side connection is behind its lock.
 
-    /// The second input until detached: the input's closures hold this core, so letting go
-    /// of it ends that cycle.
-    private let side = LockedState<SideConnection<Second>?>(nil)
+    /// The second input until detached: it holds this core, so letting go of it ends that
+    /// cycle.
+    private let side = LockedState<SideInput?>(nil)
 
     init(upstream: MessageSource<First>, other: MessageSource<Second>) {
         super.init(upstream: upstream)
         let inline = executor.queue == nil || executor === other.relay.emittingExecutor
         // Held strongly: `other`'s relay holds the input, and `detach()` disconnects it.
-        let input = SideInput<Second>(
+        let input = TypedSideInput(
+            source: other, target: self, key: 0, isInline: inline,
             inlineQueue: inline && executor.queue != nil ? executor : nil,
-            forward: { [self] message in runSide(inline: inline) { self.receiveSecond(message) } },
-            forwardCompletion: { [self] completion in
-                runSide(inline: inline) { self.receiveSecondCompletion(completion) }
+            entry: { input, event in
+                // The input is made with this core as its target, of `other`'s message type.
+                let core = unsafeDowncast(input.target, to: TwoSourceCore.self)
+                switch event {
+                case .value(let address):
+                    let message = address.assumingMemoryBound(to: Second.self).pointee
+                    core.runSide(inline: input.isInline) { core.receiveSecond(message) }
+                case .completion(let completion):
+                    core.runSide(inline: input.isInline) { core.receiveSecondCompletion(completion) }
+                }
             })
-        side.withLock { $0 = SideConnection(source: other, input: input) }
+        side.withLock { $0 = input }
     }
 
     override func attach() {
         super.attach()
-        side.withLock { $0 }?.connect()
+        side.withLock { $0 }?.connectToSource()
     }
 
     /// Does the modifier's work on a message of the second source, on its executor.
@@ -270,12 +85,12 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
 
     @discardableResult
     override func detach() -> Bool {
-        takeSide()?.detach()
+        takeSide()?.detachFromSource()
         return super.detach()
     }
 
     /// Takes the second input out, if it is still kept.
-    private func takeSide() -> SideConnection<Second>? {
+    private func takeSide() -> SideInput? {
         side.withLock { side in
             defer { side = nil }
             return side
@@ -283,7 +98,7 @@ class TwoSourceCore<First: Sendable, Second: Sendable, Output: Sendable>: Modifi
     }
 
     override func detachSideSources() -> [any ChainEnd] {
-        takeSide()?.detach().map { [$0] } ?? []
+        takeSide()?.detachFromSource().map { [$0] } ?? []
     }
 }
 

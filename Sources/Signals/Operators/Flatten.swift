@@ -84,13 +84,17 @@ final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
     // `@unchecked` as for `Relay`: the machine is behind the core's lock; `transform` is a
     // `let` of a `Sendable` type.
     @usableFromInline let transform: @Sendable (Message) -> MessageSource<Output>
+    /// The entry of every inner source's input, made once.
+    @usableFromInline let innerEntry: SideEntry
 
     @usableFromInline
     init(
         upstream: MessageSource<Message>, policy: FlattenStateMachine<Message>.Policy,
-        transform: @escaping @Sendable (Message) -> MessageSource<Output>, entry: @escaping Entry
+        transform: @escaping @Sendable (Message) -> MessageSource<Output>, entry: @escaping Entry,
+        innerEntry: @escaping SideEntry
     ) {
         self.transform = transform
+        self.innerEntry = innerEntry
         super.init(upstream: upstream, rule: FlattenStateMachine(policy), entry: entry)
     }
 
@@ -105,6 +109,11 @@ final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
                 // Only a `FlattenCore` is made with this entry.
                 let core = unsafeDowncast(core, to: FlattenCore.self)
                 core.step { machine, outbox in core.apply(machine.outerSent(message), to: &outbox) }
+            },
+            innerEntry: sideEntry(of: Output.self) { core, machine, key, event, outbox in
+                // Only a `FlattenCore` makes inputs with this entry.
+                let core = unsafeDowncast(core, to: FlattenCore.self)
+                core.receiveInner(&machine, event, from: FlattenInnerID(number: key), outbox: &outbox)
             })
     }
 
@@ -131,10 +140,7 @@ final class FlattenCore<Message: Sendable, Output: Sendable>: StreamCore<
             // dropped from here), and disconnected in its turn, before the next connects.
             outbox.run { [self] in
                 if let releasing { releaseSide(key: releasing.number) }
-                let inner = transform(message)
-                connectSide(inner, key: id.number) { machine, event, outbox in
-                    self.receiveInner(&machine, event, from: id, outbox: &outbox)
-                }
+                connectSide(transform(message), key: id.number, entry: innerEntry)
             }
         }
     }
