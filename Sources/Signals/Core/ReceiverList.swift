@@ -192,7 +192,7 @@ final class Reclaimer: Sendable {
                 return !state.retired.isEmpty
             }
             state.retired.append((stamp, list))
-            SignalsChecks.checkRetired(state.retired.lazy.map(\.stamp), epoch: stamp + 1)
+            SignalsChecks.checkRetired(state.retired, epoch: stamp + 1)
             return false
         }
         // Freed here if it was not kept (the caller's reference was the last), outside the
@@ -213,20 +213,37 @@ final class Reclaimer: Sendable {
     /// Frees every retired list that no pinned thread can be walking, outside the lock.
     @usableFromInline
     func collect() {
-        let freed = state.withLock { state -> [ReceiverList] in
-            guard !state.retired.isEmpty else { return [] }
+        let freed = state.withLock { state -> Freed in
+            guard !state.retired.isEmpty else { return .none }
             let oldestPin = oldestPin(in: state)
             // A list stamped `stamp` may be walked by a thread pinned at or before `stamp`.
             let kept = state.retired.firstIndex { $0.stamp >= oldestPin } ?? state.retired.endIndex
-            guard kept > 0 else { return [] }
-            SignalsChecks.checkRetired(
-                state.retired.lazy.map(\.stamp), epoch: epoch.load(ordering: .relaxed))
-            let freed = state.retired[..<kept].map(\.list)
-            state.retired.removeSubrange(..<kept)
-            if state.retired.isEmpty { newestRetired.store(0, ordering: .releasing) }
+            guard kept > 0 else { return .none }
+            SignalsChecks.checkRetired(state.retired, epoch: epoch.load(ordering: .relaxed))
+            let freed: Freed
+            if kept == 1 {
+                // The common case (one list retired during a delivery): no array is made.
+                freed = .one(state.retired[0].list)
+            } else {
+                freed = .many(state.retired[..<kept].map { $0.list })
+            }
+            if kept == state.retired.count {
+                // Kept for the next retirement, which then allocates nothing.
+                state.retired.removeAll(keepingCapacity: true)
+                newestRetired.store(0, ordering: .releasing)
+            } else {
+                state.retired.removeSubrange(..<kept)
+            }
             return freed
         }
         _ = freed  // Released here, outside the lock: each release may free receivers.
+    }
+
+    /// The lists a collection frees.
+    private enum Freed {
+        case none
+        case one(ReceiverList)
+        case many([ReceiverList])
     }
 
     /// Waits until every other thread that was pinned when this was called has ended that
