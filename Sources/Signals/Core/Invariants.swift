@@ -66,12 +66,12 @@ package enum SignalsChecks {
     }
 
     /// S6: the retired lists are in the order of their stamps, each earlier than the epoch.
-    /// The lists are read only when checking: without the checks nothing is evaluated.
+    /// The stamps are read only when checking: without the checks nothing is evaluated.
     @inline(__always)
-    static func checkRetired(_ retired: @autoclosure () -> [(stamp: UInt64, list: ReceiverList)], epoch: UInt64) {
+    static func checkRetired(_ stamps: @autoclosure () -> [UInt64], epoch: UInt64) {
         #if SIGNALS_INTERNAL_CHECKS
             var previous: UInt64 = 0
-            for (stamp, _) in retired() {
+            for stamp in stamps() {
                 signalsCheck(
                     previous < stamp && stamp < epoch, "S6",
                     "retired lists out of stamp order (\(previous), then \(stamp); epoch \(epoch))")

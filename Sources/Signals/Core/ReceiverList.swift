@@ -192,7 +192,7 @@ final class Reclaimer: Sendable {
                 return !state.retired.isEmpty
             }
             state.retired.append((stamp, list))
-            SignalsChecks.checkRetired(state.retired, epoch: stamp + 1)
+            SignalsChecks.checkRetired(state.retired.map { $0.stamp }, epoch: stamp + 1)
             return false
         }
         // Freed here if it was not kept (the caller's reference was the last), outside the
@@ -219,7 +219,7 @@ final class Reclaimer: Sendable {
             // A list stamped `stamp` may be walked by a thread pinned at or before `stamp`.
             let kept = state.retired.firstIndex { $0.stamp >= oldestPin } ?? state.retired.endIndex
             guard kept > 0 else { return .none }
-            SignalsChecks.checkRetired(state.retired, epoch: epoch.load(ordering: .relaxed))
+            SignalsChecks.checkRetired(state.retired.map { $0.stamp }, epoch: epoch.load(ordering: .relaxed))
             let freed: Freed
             if kept == 1 {
                 // The common case (one list retired during a delivery): no array is made.
