@@ -173,7 +173,7 @@ let package = Package(
             name: "SignalsFuzz", dependencies: ["Signals", "FuzzSupport"], path: "Fuzz/Signals", exclude: ["Corpus"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
-        .target(name: "TestSupport", dependencies: ["ReactiveCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ReactiveCore", "ReactiveTesting"], path: "Tests/TestSupport"),
 
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "GlueTests", dependencies: ["Glue", "ReactiveTesting", "TestSupport"]),

@@ -256,49 +256,108 @@ struct StreamOperatorTests {
     }
 
     @Test(
-        "random marbles through prefix, dropFirst, zip, combineLatest, collect and reduce match plain-array references")
+        "random interleavings through the limiting, shaping, combining and ending operators match plain-array references"
+    )
     func model() {
         var random = SeededGenerator(seed: 43)
-        for _ in 0..<200 {
-            let left = (0..<Int.random(in: 0...8, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
-            let right = (0..<Int.random(in: 0...8, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
+        for round in 0..<200 {
+            let values = (0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
+            let otherValues = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                Int.random(in: 0...9, using: &random)
+            }
             let count = Int.random(in: 0...4, using: &random)
+            let limit = Int.random(in: 0...9, using: &random)
             let a = EventSubject<Int>()
             let b = EventSubject<Int>()
-            let prefixed = a.stream.prefix(count).record()
-            let dropped = a.stream.dropFirst(count).record()
-            let zipped = a.stream.zip(b.stream).map { [$0, $1] }.record()
-            let combined = a.stream.combineLatest(b.stream).map { [$0, $1] }.record()
-            let collected = a.stream.collect(max(count, 1)).record()
-            let total = a.stream.reduce(0, +).record()
-            // The reference for combineLatest: the latest of each side, after each value once both sent.
+            var outputs: [String: [[Int]]] = [:]
+            func record(_ name: String) -> ([Int]) -> Void { { outputs[name, default: []].append($0) } }
+            let size = max(count, 1)
+            let connections = [
+                a.stream.prefix(count).subscribe { record("prefix")([$0]) },
+                a.stream.dropFirst(count).subscribe { record("dropFirst")([$0]) },
+                a.stream.prefix(while: { $0 < limit }).subscribe { record("prefixWhile")([$0]) },
+                a.stream.drop(while: { $0 < limit }).subscribe { record("dropWhile")([$0]) },
+                a.stream.first(where: { $0 >= limit }).subscribe { record("firstWhere")([$0]) },
+                a.stream.pairwise().subscribe { record("pairwise")([$0, $1]) },
+                a.stream.collect(size).subscribe(record("collect")),
+                a.stream.zip(b.stream).subscribe { record("zip")([$0, $1]) },
+                a.stream.combineLatest(b.stream).subscribe { record("combineLatest")([$0, $1]) },
+                a.stream.withLatestFrom(b.stream).subscribe { record("withLatestFrom")([$0, $1]) },
+                a.stream.sample(on: b.stream).subscribe { record("sample")([$0]) },
+                a.stream.reduce(0, +).subscribe { record("reduce")([$0]) },
+                a.stream.collect().subscribe(record("collectAll")),
+            ]
+            // The references for the operators that depend on the interleaving, kept as it goes.
             var latest: (Int?, Int?) = (nil, nil)
-            var combinedReference: [[Int]] = []
-            var restLeft = left[...]
-            var restRight = right[...]
-            while !restLeft.isEmpty || !restRight.isEmpty {
-                if !restLeft.isEmpty, restRight.isEmpty || Bool.random(using: &random) {
-                    let value = restLeft.removeFirst()
-                    a.send(value)
+            var held: Int?
+            var expected: [String: [[Int]]] = [:]
+            var left = values[...]
+            var right = otherValues[...]
+            while !left.isEmpty || !right.isEmpty {
+                if !left.isEmpty, right.isEmpty || Bool.random(using: &random) {
+                    let value = left.removeFirst()
                     latest.0 = value
+                    held = value
+                    if let r = latest.1 { expected["withLatestFrom", default: []].append([value, r]) }
+                    if let r = latest.1 { expected["combineLatest", default: []].append([value, r]) }
+                    a.send(value)
                 } else {
-                    let value = restRight.removeFirst()
-                    b.send(value)
+                    let value = right.removeFirst()
                     latest.1 = value
+                    if let l = latest.0 { expected["combineLatest", default: []].append([l, value]) }
+                    if let sampled = held { expected["sample", default: []].append([sampled]) }
+                    held = nil
+                    b.send(value)
                 }
-                if let l = latest.0, let r = latest.1 { combinedReference.append([l, r]) }
             }
             a.finish()
             b.finish()
-            #expect(prefixed.values == Array(left.prefix(count)))
-            #expect(dropped.values == Array(left.dropFirst(count)))
-            #expect(zipped.values == Swift.zip(left, right).map { [$0, $1] })
-            #expect(combined.values == combinedReference)
-            let size = max(count, 1)
-            #expect(
-                collected.values
-                    == stride(from: 0, to: left.count, by: size).map { Array(left[$0..<min($0 + size, left.count)]) })
-            #expect(total.values == [left.reduce(0, +)])
+            expected.merge(
+                orderFreeOperatorReferences(values: values, otherValues: otherValues, count: count, limit: limit)
+            ) { _, new in new }
+            // Cycle's streams end: what the ending operators hold is sent at the finish.
+            expected["collect"] = stride(from: 0, to: values.count, by: size).map {
+                Array(values[$0..<min($0 + size, values.count)])
+            }
+            expected["reduce"] = [[values.reduce(0, +)]]
+            expected["collectAll"] = [values]
+            for name in Set(expected.keys).union(outputs.keys).sorted() {
+                #expect((outputs[name] ?? []) == (expected[name] ?? []), "round \(round): \(name)")
+            }
+            for connection in connections { connection.disconnect() }
+            #expect(a.subscriberCount == 0 && b.subscriberCount == 0, "round \(round)")
+        }
+    }
+
+    @Test(
+        "random programs of outer and inner events and ends through flatMap, flatMap(maxConcurrent:), concatMap, flatMapLatest and switchToLatest match a step-by-step reference; every input is released"
+    )
+    func flatteningModel() {
+        var random = SeededGenerator(seed: 3939)
+        for round in 0..<150 {
+            let program = FlattenProgram.random(
+                length: Int.random(in: 0...24, using: &random), innerCount: Int.random(in: 1...5, using: &random),
+                endings: true, using: &random)
+            let test = MarbleTest()
+            let outer = EventSubject<Int>()
+            let inners = (0..<program.innerCount).map { _ in EventSubject<Int>() }
+            program.play(in: test, outer: outer.send(event:), inner: { inners[$0].send(event: $1) })
+            let transform = { (index: Int) in inners[index].stream }
+            let cases = [
+                (FlattenReferencePolicy.merge(maximum: nil), test.record(outer.stream.flatMap(transform))),
+                (.merge(maximum: 1), test.record(outer.stream.flatMap(maxConcurrent: 1, transform))),
+                (.merge(maximum: 1), test.record(outer.stream.concatMap(transform))),
+                (.merge(maximum: 2), test.record(outer.stream.flatMap(maxConcurrent: 2, transform))),
+                (.latest, test.record(outer.stream.flatMapLatest(transform))),
+                (.latest, test.record(outer.stream.map(transform).switchToLatest())),
+            ]
+            test.run()
+            for (policy, recording) in cases {
+                let expected = flattenReference(program, policy: policy, replaysLast: false)
+                #expect(recording.flattenDeliveries == expected, "round \(round), \(policy):\n\(program)")
+            }
+            #expect(outer.subscriberCount == 0, "round \(round)")
+            #expect(inners.allSatisfy { $0.subscriberCount == 0 }, "round \(round):\n\(program)")
         }
     }
 

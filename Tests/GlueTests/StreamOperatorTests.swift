@@ -436,6 +436,36 @@ struct StreamOperatorTests {
         }
     }
 
+    @Test(
+        "random programs of outer and inner values through flatMap and flatMapLatest match a step-by-step reference; every input is released"
+    )
+    func flatteningModel() {
+        var random = SeededGenerator(seed: 3939)
+        for round in 0..<150 {
+            let program = FlattenProgram.random(
+                length: Int.random(in: 0...24, using: &random), innerCount: Int.random(in: 1...5, using: &random),
+                endings: false, using: &random)
+            let test = MarbleTest()
+            let outer = Signal<Int>()
+            let inners = (0..<program.innerCount).map { _ in Signal<Int>() }
+            program.play(
+                in: test, outer: { $0.value.map(outer.send) },
+                inner: { index, event in event.value.map(inners[index].send) })
+            let cases = [
+                (FlattenReferencePolicy.merge(maximum: nil), test.record(outer.flatMap { inners[$0] })),
+                (.latest, test.record(outer.flatMapLatest { inners[$0] })),
+                (.latest, test.record(outer.map { inners[$0] }.switchToLatest())),
+            ]
+            test.run()
+            for (policy, recording) in cases {
+                let expected = flattenReference(program, policy: policy, replaysLast: false)
+                #expect(recording.flattenDeliveries == expected, "round \(round), \(policy):\n\(program)")
+            }
+            #expect(outer.subscriberCount == 0, "round \(round)")
+            #expect(inners.allSatisfy { $0.subscriberCount == 0 }, "round \(round):\n\(program)")
+        }
+    }
+
     @Test("a negative prefix is a precondition failure")
     func negativePrefix() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

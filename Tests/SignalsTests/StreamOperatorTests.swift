@@ -462,6 +462,46 @@ struct FlattenOperatorTests {
     }
 }
 
+extension FlattenOperatorTests {
+    @Test(
+        "random programs of outer and inner messages and ends through flatMap, flatMap(maxConcurrent:), concatMap and flatMapLatest match a step-by-step reference; every input is released"
+    )
+    func flatteningModel() {
+        var random = SeededGenerator(seed: 3939)
+        for round in 0..<150 {
+            let program = FlattenProgram.random(
+                length: Int.random(in: 0...24, using: &random), innerCount: Int.random(in: 1...5, using: &random),
+                endings: true, using: &random)
+            let test = MarbleTest()
+            let outer = Signal<Int>()
+            let inners = (0..<program.innerCount).map { _ in Signal<Int>() }
+            func fire(_ signal: Signal<Int>, _ event: StreamEvent<Int, Never>) {
+                switch event {
+                case .value(let value): signal.fire(with: value)
+                case .completion: signal.finish()
+                }
+            }
+            program.play(in: test, outer: { fire(outer, $0) }, inner: { fire(inners[$0], $1) })
+            let source = outer.fired.noDispatch()
+            let transform: @Sendable (Int) -> MessageSource<Int> = { inners[$0].fired.noDispatch() }
+            let cases: [(FlattenReferencePolicy, MarbleRecording<Int, any Error>)] = [
+                (.merge(maximum: nil), test.record(source.flatMap(transform))),
+                (.merge(maximum: 1), test.record(source.flatMap(maxConcurrent: 1, transform))),
+                (.merge(maximum: 1), test.record(source.concatMap(transform))),
+                (.merge(maximum: 2), test.record(source.flatMap(maxConcurrent: 2, transform))),
+                (.latest, test.record(source.flatMapLatest(transform))),
+            ]
+            test.run()
+            for (policy, recording) in cases {
+                let expected = flattenReference(program, policy: policy, replaysLast: true)
+                #expect(recording.flattenDeliveries == expected, "round \(round), \(policy):\n\(program)")
+            }
+            #expect(outer.fired.connectedCount == 0, "round \(round)")
+            #expect(inners.allSatisfy { $0.fired.connectedCount == 0 }, "round \(round):\n\(program)")
+        }
+    }
+}
+
 @Suite("Stream operators: time")
 struct TimedOperatorTests {
     @Test("delay shifts messages and the finish; a failure passes at once")
