@@ -133,7 +133,7 @@ public struct FlattenStateMachine<Outer> {
         return cancelled
     }
 
-    @usableFromInline
+    @inlinable
     mutating func start(_ value: Outer, releasing: InnerID?) -> Action {
         nextID += 1
         let id = FlattenInnerID(rawValue: nextID)
@@ -142,7 +142,7 @@ public struct FlattenStateMachine<Outer> {
         return .subscribe(value, id: id, releasing: releasing)
     }
 
-    @usableFromInline
+    @inlinable
     mutating func finishIfDone() -> Action {
         defer { checkInvariantsAfterOperation() }
         guard outerEnded, running.isEmpty, waiting.isEmpty else { return .none }
