@@ -253,11 +253,15 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     @inlinable
     final func step(_ body: (inout Rule, inout Outbox<Output>) -> Void) {
         var replaced: [Connection] = []
-        let taken = guarded.withLock { guarded -> (batch: Outbox<Output>.Batch, version: UInt64)? in
-            guard !guarded.outbox.hasEnded, !guarded.isDetached else { return nil }
+        // Filled in under the lock if this thread is to carry out, and then moved on: taken
+        // out of an optional tuple instead, every effect and the array were copied.
+        var batch: Outbox<Output>.Batch = (nil, [])
+        var version: UInt64 = 0
+        let carries = guarded.withLock { guarded -> Bool in
+            guard !guarded.outbox.hasEnded, !guarded.isDetached else { return false }
             body(&guarded.rule, &guarded.outbox)
             if guarded.outbox.hasTimerWork { replaced = startTimers(&guarded) }
-            guard !guarded.outbox.isEmpty else { return nil }
+            guard !guarded.outbox.isEmpty else { return false }
             var state = carrier.load(ordering: .acquiring)
             while true {
                 // Another thread carries out: count this step, and it takes the effects too.
@@ -266,13 +270,20 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
                 let carrying = state & 1 == 1
                 let (exchanged, original) = carrier.compareExchange(
                     expected: state, desired: carrying ? state &+ 2 : state | 1, ordering: .acquiringAndReleasing)
-                if exchanged { return carrying ? nil : (guarded.outbox.take(), state | 1) }
+                if exchanged {
+                    guard !carrying else { return false }
+                    batch = guarded.outbox.take()
+                    version = state | 1
+                    return true
+                }
                 state = original
             }
         }
         // Outside the lock: cancelling takes the scheduler's.
-        for timer in replaced { timer.disconnect() }
-        if let taken { carryOut(taken.batch, version: taken.version) }
+        if !replaced.isEmpty {
+            for timer in replaced { timer.disconnect() }
+        }
+        if carries { carryOut(batch, version: version) }
     }
 
     /// Starts and cancels the timers the outbox asks for; returns those to disconnect after
@@ -305,13 +316,14 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
     /// when no step left effects since the last batch was taken (`carrier` still holds
     /// `version`), clearing the carrying bit in that same exchange.
     @inlinable
-    final func carryOut(_ batch: Outbox<Output>.Batch, version: UInt64) {
+    final func carryOut(_ batch: __owned Outbox<Output>.Batch, version: UInt64) {
+        // Owned, and each effect moved out of it: carrying out retains nothing it holds.
         var batch = batch
         var version = version
         // S10: whether an end was carried out; nothing may follow it.
         var ended = false
         while true {
-            if let first = batch.first {
+            if let first = batch.first.take() {
                 ended = carryOut(first, endedBefore: ended)
                 for effect in batch.rest { ended = carryOut(effect, endedBefore: ended) }
             }
