@@ -82,6 +82,19 @@ public final class Property<Value: Sendable>: Sendable {
         body(&pointer.pointee.value)
     }
 
+    /// Changes the value in place, atomically, and sends the new value only if `body`
+    /// returns true; returns what `body` returned. For a change that depends on the value (a
+    /// test and set) and must not send when it does not happen.
+    func modify(sendingIf body: (inout Value) -> Bool) -> Bool {
+        checkNotChanging()
+        let pointer = storage.lockAndAccess()
+        changingThread.store(currentThreadIdentity(), ordering: .relaxed)
+        let changed = body(&pointer.pointee.value)
+        changingThread.store(0, ordering: .relaxed)
+        if changed { unlockAndSend(pointer) } else { storage.unlock() }
+        return changed
+    }
+
     private func checkNotChanging() {
         precondition(
             changingThread.load(ordering: .relaxed) != currentThreadIdentity(),
