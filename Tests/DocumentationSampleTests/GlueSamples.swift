@@ -270,3 +270,45 @@ private final class ResultsBackend: Sendable {
     #expect(shown.value == ["swift"])
     connection.disconnect()
 }
+
+// MARK: concatenation and containment
+
+private struct Post: Hashable { var tag: String }
+private enum Priority: Hashable { case low, urgent }
+
+@Test func glueContainmentDocCommentSamples() {
+    let posts = ArrayVariable([Post(tag: "swift"), Post(tag: "swift")])
+    let selection = ArrayVariable(["title"])
+    let priorities = ArrayVariable<Priority>([.low])
+    let admins = ArrayVariable(["ada"])
+    let members = ArrayVariable(["grace"])
+
+    let tags = posts.map { $0.tag }.distinctUnion()   // each tag once, while any post has it
+    let ready = selection.containsAll(["title", "body"])
+    let hasUrgent = priorities.contains(.urgent)
+    let everyone = admins + members
+
+    #expect(tags.value == ["swift"])
+    #expect(!ready.value)
+    selection.append("body")
+    #expect(ready.value)
+    priorities.append(.urgent)
+    #expect(hasUrgent.value)
+    #expect(everyone.value == ["ada", "grace"])
+}
+
+@Test func glueConcatenationArticleSample() {
+    let admins = ArrayVariable(["ada"])
+    let members = ArrayVariable(["grace", "ada"])
+    let everyone = admins + members           // ["ada", "grace", "ada"]
+    let names = everyone.distinctUnion()      // ["ada", "grace"], a set
+    let hasLinus = everyone.contains("linus")
+    let complete = names.containsAll(["ada", "grace"])
+
+    members.append("linus")                   // everyone's change: insert "linus" at 3
+    // names gains "linus"; hasLinus turns true; complete stays true and reports nothing
+
+    #expect(everyone.value == ["ada", "grace", "ada", "linus"])
+    #expect(names.value == ["ada", "grace", "linus"])
+    #expect(hasLinus.value && complete.value)
+}
