@@ -117,6 +117,7 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     line(
         "- Machine: \(ProcessInfo.processInfo.processorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB, "
+            + (processorModel().map { "\($0), " } ?? "")
             + ProcessInfo.processInfo.operatingSystemVersionString)
     line("- Toolchain: \(environment["RESULTS_SWIFT_VERSION"] ?? "unknown")")
     line(
@@ -544,4 +545,15 @@ func chart(_ ratios: [Ratio]) -> String {
 func escape(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         .replacingOccurrences(of: ">", with: "&gt;")
+}
+
+/// The processor's model, where the system names it (Linux's `/proc/cpuinfo`): ratios of two
+/// implementations move with it (one that is bound by atomic operations and one bound by
+/// table lookups gain differently from a faster core), so a run says where it ran.
+func processorModel() -> String? {
+    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+    guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+        let name = line.split(separator: ":", maxSplits: 1).last
+    else { return nil }
+    return name.trimmingCharacters(in: .whitespaces)
 }
