@@ -242,3 +242,28 @@ private final class ResultsBackend: Sendable {
     let results = queries.flatMapLatest { text in await backend.results(for: text) }
     return results
 }
+
+@Test func signalGraphDictionaryViewSamples() {
+    do {
+        struct Row { var name: String; var score: Int; var done: Bool }
+        let rows = EditableDictionaryStorage<Int, Row>()
+        let names = DictionaryMappingValuesDictionaryStorage<Int, Row, String> { $0.name }
+        rows.register(names)
+        rows[1] = Row(name: "Ada", score: 3, done: false)   // names.state == [1: "Ada"]
+        rows.deregister(names)
+        #expect(names.state.isEmpty)
+    }
+    do {
+        let rows = EditableDictionaryStorage<Int, Int>()
+        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
+        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
+        rows.register(total)
+        rows.register(count)
+        rows[1] = 10
+        rows[2] = 5                 // total.state == 15, count.state == 2
+        rows[1] = 1                 // total.state == 6: 10 taken out, 1 added
+        #expect(total.state == 6 && count.state == 2)
+        rows.deregister(count)
+        rows.deregister(total)
+    }
+}
