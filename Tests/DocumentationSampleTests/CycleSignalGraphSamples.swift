@@ -262,8 +262,38 @@ private final class ResultsBackend: Sendable {
         rows[1] = 10
         rows[2] = 5                 // total.state == 15, count.state == 2
         rows[1] = 1                 // total.state == 6: 10 taken out, 1 added
+        rows.deregister(count)
+        rows.deregister(total)
+        // Registered again, each folds the entries anew.
+        rows.register(total)
+        rows.register(count)
         #expect(total.state == 6 && count.state == 2)
         rows.deregister(count)
         rows.deregister(total)
+    }
+}
+
+@Test func signalGraphArraySetViewSamples() {
+    do {
+        let tasks = EditableArrayStorage<Int>()
+        let even = ArrayFilteringArrayStorage<Int> { $0.isMultiple(of: 2) }
+        tasks.register(even)
+        let editor = ArrayEditor(tasks)
+        for task in 1...4 { editor.append(task) }   // even.state == [2, 4]
+        tasks.deregister(even)
+        tasks.register(even)
+        #expect(even.state == [2, 4])
+        tasks.deregister(even)
+    }
+    do {
+        let tags = EditableSetStorage<String>()
+        let sorted = SetSortingArrayStorage<String>(by: <)
+        tags.register(sorted)
+        tags.insert("swift")
+        tags.insert("async")        // sorted.state == ["async", "swift"]
+        tags.deregister(sorted)
+        tags.register(sorted)
+        #expect(sorted.state == ["async", "swift"])
+        tags.deregister(sorted)
     }
 }
