@@ -297,3 +297,16 @@ private final class ResultsBackend: Sendable {
         tags.deregister(sorted)
     }
 }
+
+@Test @MainActor func signalGraphFeedSample() async {
+    let (updates, continuation) = AsyncStream<DictionaryTransition<Int, String>>.makeStream()
+    continuation.yield(DictionaryTransition([.insert(1, "Ada")]))
+    continuation.finish()
+
+    let rows = EditableDictionaryStorage<Int, String>()
+    let feeding = rows.feed(from: updates)   // an AsyncSequence of DictionaryTransition
+
+    for _ in 0..<1_000 where rows.state.isEmpty { await Task.yield() }
+    #expect(rows.state == [1: "Ada"])
+    feeding.disconnect()
+}

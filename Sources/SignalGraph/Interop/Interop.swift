@@ -36,3 +36,58 @@ extension StateStorage: CustomDebugStringConvertible {
         "\(type(of: self))(\(state), sensors: \(sensorCount))"
     }
 }
+
+/// A storage that its owner changes by whole transitions with `apply(_:)`: the storages fed
+/// by their owner (``ValueStorage``, ``SetStorage``, ``DictionaryStorage``, ``ArrayStorage``)
+/// and the editable ones (``EditableValueStorage``, ``EditableSetStorage``,
+/// ``EditableDictionaryStorage``, ``EditableArrayStorage``). Replications and views are not:
+/// their state follows the signals they sense.
+public protocol TransitionApplying<Transition>: Storage {
+    /// The type of the transitions it applies.
+    associatedtype Transition
+    /// Applies `transition` and sends it to the sensors.
+    func apply(_ transition: Transition)
+}
+
+extension ValueStorage: TransitionApplying {
+    /// Sets the value, as ``update(_:)`` does.
+    public func apply(_ transition: Value) { update(transition) }
+}
+
+extension EditableValueStorage: TransitionApplying {
+    /// Sets the value, as setting ``state`` does.
+    public func apply(_ transition: Value) { state = transition }
+}
+
+extension SetStorage: TransitionApplying {}
+extension EditableSetStorage: TransitionApplying {}
+extension DictionaryStorage: TransitionApplying {}
+extension EditableDictionaryStorage: TransitionApplying {}
+extension ArrayStorage: TransitionApplying {}
+extension EditableArrayStorage: TransitionApplying {}
+
+extension TransitionApplying {
+    /// Applies every transition of `sequence`, in order, until the sequence ends or the
+    /// returned connection disconnects: mutations that arrive asynchronously (from a socket,
+    /// a file watcher, another paradigm's `.values`) drive the storage and every view on it.
+    ///
+    /// ```swift
+    /// let rows = EditableDictionaryStorage<Int, String>()
+    /// let feeding = rows.feed(from: updates)   // an AsyncSequence of DictionaryTransition
+    /// ```
+    ///
+    /// The transitions are applied on a task isolated to the caller's actor (the compiler
+    /// rejects a call from code that is not on an actor), the domain a SignalGraph lives in,
+    /// each as ``apply(_:)`` applies it: a delivery under way finishes before it, as for any
+    /// mutation. The feed holds the storage until the sequence ends or the connection
+    /// disconnects; after a disconnect nothing more is applied, and releasing the connection
+    /// disconnects too. `finished` runs once when the sequence ends on its own: with `nil`, or
+    /// with the error it threw.
+    public func feed<Elements: AsyncSequence>(
+        from sequence: sending Elements,
+        isolation: isolated (any Actor) = #isolation,
+        finished: @escaping (Elements.Failure?) -> Void = { _ in }
+    ) -> Connection where Elements.Element == Transition {
+        feedIsolated(sequence, isolation: isolation, receive: { [self] in apply($0) }, finished: finished)
+    }
+}

@@ -107,6 +107,16 @@ public final class EditableSetStorage<Element: Hashable>: StateStorage<Set<Eleme
         guard storedState.contains(element) else { return }
         commit(SetTransition(deleted: [element]))
     }
+
+    /// Removes `transition`'s deleted elements, then inserts its inserted ones, as one
+    /// transition; what changes nothing (removing an element the set lacks, inserting one it
+    /// holds) is left out of what is sent, and an empty result sends nothing.
+    public func apply(_ transition: SetTransition<Element>) {
+        let deleted = transition.deleted.intersection(storedState)
+        let inserted = transition.inserted.subtracting(storedState.subtracting(deleted))
+        guard !deleted.isEmpty || !inserted.isEmpty else { return }
+        commit(SetTransition(deleted: deleted.subtracting(inserted), inserted: inserted.subtracting(deleted)))
+    }
 }
 
 /// A set rebuilt from set signals; a termination empties it.
@@ -194,6 +204,28 @@ public final class EditableDictionaryStorage<Key: Hashable, Value>: StateStorage
     /// Removes the entry under `key`, if any.
     public func removeValue(forKey key: Key) {
         self[key] = nil
+    }
+
+    /// Applies `transition`'s mutations in order, as one transition: each is sent as the
+    /// insert, update or delete it is for the entries as they are then (an insert under a
+    /// key that is there is an update), and a delete of a missing key is left out.
+    public func apply(_ transition: DictionaryTransition<Key, Value>) {
+        var present: [Key: Bool] = [:]
+        var mutations: [DictionaryMutation<Key, Value>] = []
+        for mutation in transition.mutations {
+            switch mutation {
+            case .insert(let key, let value), .update(let key, let value):
+                let exists = present[key] ?? (storedState[key] != nil)
+                mutations.append(exists ? .update(key, value) : .insert(key, value))
+                present[key] = true
+            case .delete(let key):
+                guard present[key] ?? (storedState[key] != nil) else { continue }
+                mutations.append(.delete(key))
+                present[key] = false
+            }
+        }
+        guard !mutations.isEmpty else { return }
+        commit(DictionaryTransition(mutations))
     }
 }
 
