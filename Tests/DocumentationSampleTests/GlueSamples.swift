@@ -312,3 +312,35 @@ private enum Priority: Hashable { case low, urgent }
     #expect(names.value == ["ada", "grace", "linus"])
     #expect(hasLinus.value && complete.value)
 }
+
+// MARK: dictionaries
+
+@Test func glueDictionarySamples() {
+    do {
+        let scores = DictionaryVariable<String, Int>()
+        scores["ada"] = 3          // reports DictionaryChange(inserted: ["ada": 3])
+        scores["ada"] = 5          // reports DictionaryChange(removed: ["ada": 3], inserted: ["ada": 5])
+        scores["ada"] = nil        // reports DictionaryChange(removed: ["ada": 5])
+        #expect(scores.value.isEmpty)
+    }
+    do {
+        let scores = DictionaryVariable(["ada": 72, "grace": 41])
+        let passing = scores.filter { _, score in score >= 50 }
+        let labels = scores.mapValues { "\($0) points" }
+        let names = scores.sortedKeys(by: <)
+        #expect(passing.value == ["ada": 72] && labels.count == 2 && names.value == ["ada", "grace"])
+    }
+    do {
+        let scores = DictionaryVariable(["ada": 72, "grace": 41])
+        let passing = scores.filter { _, score in score >= 50 }     // ["ada": 72]
+        let labels = passing.mapValues { "\($0) points" }           // ["ada": "72 points"]
+        let names = scores.sortedKeys(by: <)                        // ["ada", "grace"]
+
+        scores["grace"] = 64   // passing gains "grace"; names does not change (no key joined)
+        scores["linus"] = 12   // names gains "linus", at 2; passing does not change
+
+        #expect(passing.value == ["ada": 72, "grace": 64])
+        #expect(labels.value == ["ada": "72 points", "grace": "64 points"])
+        #expect(names.value == ["ada", "grace", "linus"])
+    }
+}
