@@ -14,14 +14,15 @@ struct Settings: Equatable {
 
 // MARK: SignalGraph
 
-/// The seed's pipeline: a dictionary storage of todos, then a filtering, a sorting and a mapping
-/// view, each fixed at creation; showing another filter or order tears the views down and
-/// sets new ones up, as SignalGraph's teardown rule asks.
+/// A dictionary storage of todos, then a sorting view (to an array), an array filtering view
+/// and a mapping view, each fixed at creation; showing another filter or order tears the views
+/// down and sets new ones up, as SignalGraph's teardown rule asks. (The seed's pipeline filters
+/// the dictionary first; sorting first and filtering the sorted array shows the same list.)
 final class SignalGraphTodos: TodoApp {
     private let todos = EditableDictionaryStorage<Int, Todo>()
     private var views:
         (
-            DictionaryFilteringDictionaryStorage<Int, Todo>, DictionarySortingArrayStorage<Int, Todo>,
+            DictionarySortingArrayStorage<Int, Todo>, ArrayFilteringArrayStorage<(key: Int, value: Todo)>,
             ArraySignalMapStorage<(key: Int, value: Todo), String>, StateHandler<[String], ArrayTransition<String>>
         )?
     private var settings = Settings()
@@ -35,24 +36,24 @@ final class SignalGraphTodos: TodoApp {
 
     private func setUpViews() {
         let settings = settings
-        let visible = DictionaryFilteringDictionaryStorage<Int, Todo> { settings.filter.includes($1) }
         let sorted = DictionarySortingArrayStorage<Int, Todo> { settings.order.isBefore($0.value, $1.value) }
+        let visible = ArrayFilteringArrayStorage<(key: Int, value: Todo)> { settings.filter.includes($0.value) }
         let lines = ArraySignalMapStorage<(key: Int, value: Todo), String> { $0.value.line }
         let handler = StateHandler<[String], ArrayTransition<String>>(
             didInitiate: { [show] in show($0) }, didTransition: { [show, unowned lines] _ in show(lines.state) })
-        todos.register(visible)
-        visible.register(sorted)
-        sorted.register(lines)
+        todos.register(sorted)
+        sorted.register(visible)
+        visible.register(lines)
         lines.register(handler)
-        views = (visible, sorted, lines, handler)
+        views = (sorted, visible, lines, handler)
     }
 
     func tearDown() {
-        guard let (visible, sorted, lines, handler) = views else { return }
+        guard let (sorted, visible, lines, handler) = views else { return }
         lines.deregister(handler)
-        sorted.deregister(lines)
-        visible.deregister(sorted)
-        todos.deregister(visible)
+        visible.deregister(lines)
+        sorted.deregister(visible)
+        todos.deregister(sorted)
         views = nil
     }
 
