@@ -36,6 +36,31 @@ import Testing
     #expect(models.screen == TerminalFrame(["1 0"]))
 }
 
+@Test func componentForEachSample() {
+    struct Counter { let id: Int; var count = 0 }
+    enum CounterEvent { case increment }
+    let counter = Component<CounterEvent, Counter> { _, counter in counter.count += 1 }
+
+    struct Models { var counters: [Counter] = [] }   // Counter has `let id: Int`
+    enum Event { case add(id: Int), remove(id: Int), counter(id: Int, CounterEvent) }
+
+    let reducer = Component<Event, Models>.combine(
+        Component { event, models in
+            switch event {
+            case .add(let id): models.counters.append(Counter(id: id))
+            case .remove(let id): models.counters.removeAll { $0.id == id }
+            case .counter: break
+            }
+        },
+        counter.forEach(\.counters, id: \.id, events: {
+            if case .counter(let id, let event) = $0 { (id, event) } else { nil }
+        }))
+    var models = Models()
+    reducer.reduce(.add(id: 1), into: &models)
+    reducer.reduce(.counter(id: 1, .increment), into: &models)
+    #expect(models.counters.map(\.count) == [1])
+}
+
 private struct ComponentProgram {
     struct Models {}
     enum Event {}

@@ -92,6 +92,50 @@ public struct Component<Event, Model> {
         }
     }
 
+    /// This component run for each element of a collection in the program's models, as
+    /// Cycle.js's `makeCollection` runs a child per item: an event that `events` routes to an
+    /// id reaches the element with that id, and only it.
+    ///
+    /// ```swift
+    /// struct Models { var counters: [Counter] = [] }   // Counter has `let id: Int`
+    /// enum Event { case add(id: Int), remove(id: Int), counter(id: Int, CounterEvent) }
+    ///
+    /// let reducer = Component<Event, Models>.combine(
+    ///     Component { event, models in
+    ///         switch event {
+    ///         case .add(let id): models.counters.append(Counter(id: id))
+    ///         case .remove(let id): models.counters.removeAll { $0.id == id }
+    ///         case .counter: break
+    ///         }
+    ///     },
+    ///     counter.forEach(\.counters, id: \.id, events: {
+    ///         if case .counter(let id, let event) = $0 { (id, event) } else { nil }
+    ///     }))
+    /// ```
+    ///
+    /// Children are added and removed with their state by whoever edits the collection (the
+    /// parent's reducer): a child's state is its element, so removing the element removes the
+    /// child, and an element added later starts from its own state. An event for an id that is
+    /// not in the collection (a child removed meanwhile) is dropped. Finding the element costs
+    /// O(n) comparisons of ids; the child's reducer runs on the element in place.
+    ///
+    /// - Precondition: the id an event is routed to belongs to at most one element.
+    public func forEach<ParentEvent, Parent, ID: Hashable>(
+        _ collection: WritableKeyPath<Parent, [Model]>, id: KeyPath<Model, ID>,
+        events: @escaping (ParentEvent) -> (id: ID, event: Event)?
+    ) -> Component<ParentEvent, Parent> {
+        let body = body
+        return Component<ParentEvent, Parent> { event, parent in
+            guard let (target, event) = events(event) else { return }
+            let elements = parent[keyPath: collection]
+            guard let index = elements.firstIndex(where: { $0[keyPath: id] == target }) else { return }
+            precondition(
+                !elements[elements.index(after: index)...].contains { $0[keyPath: id] == target },
+                "Cycle: two elements of a collection have the id \(target); forEach routes each event to one")
+            body(event, &parent[keyPath: collection][index])
+        }
+    }
+
     /// One component that runs `components` in order on each event, each seeing the writes
     /// of those before it.
     public static func combine(_ components: [Component]) -> Component {
