@@ -440,11 +440,7 @@ struct StreamOperatorTests {
         "random programs of outer and inner values through flatMap and flatMapLatest match a step-by-step reference; every input is released"
     )
     func flatteningModel() {
-        var random = SeededGenerator(seed: 3939)
-        for round in 0..<150 {
-            let program = FlattenProgram.random(
-                length: Int.random(in: 0...24, using: &random), innerCount: Int.random(in: 1...5, using: &random),
-                endings: false, using: &random)
+        for (round, program) in FlattenProgram.randomPrograms(endings: false).enumerated() {
             let test = MarbleTest()
             let outer = Signal<Int>()
             let inners = (0..<program.innerCount).map { _ in Signal<Int>() }
@@ -457,10 +453,7 @@ struct StreamOperatorTests {
                 (.latest, test.record(outer.map { inners[$0] }.switchToLatest())),
             ]
             test.run()
-            for (policy, recording) in cases {
-                let expected = flattenReference(program, policy: policy, replaysLast: false)
-                #expect(recording.flattenDeliveries == expected, "round \(round), \(policy):\n\(program)")
-            }
+            expectFlattening(cases.map { ($0, $1.flattenDeliveries) }, for: program, replaysLast: false, round: round)
             #expect(outer.subscriberCount == 0, "round \(round)")
             #expect(inners.allSatisfy { $0.subscriberCount == 0 }, "round \(round):\n\(program)")
         }

@@ -469,11 +469,7 @@ extension FlattenOperatorTests {
         "random programs of outer and inner messages and ends through flatMap, flatMap(maxConcurrent:), concatMap and flatMapLatest match a step-by-step reference; every input is released"
     )
     func flatteningModel() {
-        var random = SeededGenerator(seed: 3939)
-        for round in 0..<150 {
-            let program = FlattenProgram.random(
-                length: Int.random(in: 0...24, using: &random), innerCount: Int.random(in: 1...5, using: &random),
-                endings: true, using: &random)
+        for (round, program) in FlattenProgram.randomPrograms(endings: true).enumerated() {
             let test = MarbleTest()
             let outer = Signal<Int>()
             let inners = (0..<program.innerCount).map { _ in Signal<Int>() }
@@ -494,10 +490,7 @@ extension FlattenOperatorTests {
                 (.latest, test.record(source.flatMapLatest(transform))),
             ]
             test.run()
-            for (policy, recording) in cases {
-                let expected = flattenReference(program, policy: policy, replaysLast: true)
-                #expect(recording.flattenDeliveries == expected, "round \(round), \(policy):\n\(program)")
-            }
+            expectFlattening(cases.map { ($0, $1.flattenDeliveries) }, for: program, replaysLast: true, round: round)
             #expect(outer.fired.connectedCount == 0, "round \(round)")
             #expect(inners.allSatisfy { $0.fired.connectedCount == 0 }, "round \(round):\n\(program)")
         }

@@ -1,5 +1,6 @@
 import ReactiveCore
 import ReactiveTesting
+import Testing
 
 /// Random programs for the model tests of the flattening operators (`flatMap`, with and
 /// without a maximum, `concatMap`, `flatMapLatest`) in Glue, Signals and Cycle, and what each
@@ -227,5 +228,30 @@ extension MarbleRecording where Value == Int {
             case .completion: FlattenDelivery(tick: tick, value: -1)
             }
         }
+    }
+}
+
+extension FlattenProgram {
+    /// `count` random programs drawn from `seed`, each of 0 to 24 events over 1 to 5 inner
+    /// inputs: what the paradigms' flattening model tests run.
+    public static func randomPrograms(count: Int = 150, seed: UInt64 = 3939, endings: Bool) -> [FlattenProgram] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            FlattenProgram.random(
+                length: Int.random(in: 0...24, using: &generator), innerCount: Int.random(in: 1...5, using: &generator),
+                endings: endings, using: &generator)
+        }
+    }
+}
+
+/// Records an issue for each operator whose deliveries for `program` (the `round`th) differ
+/// from ``flattenReference(_:policy:replaysLast:)``'s.
+public func expectFlattening(
+    _ cases: [(policy: FlattenReferencePolicy, deliveries: [FlattenDelivery])], for program: FlattenProgram,
+    replaysLast: Bool, round: Int, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    for (policy, deliveries) in cases {
+        let expected = flattenReference(program, policy: policy, replaysLast: replaysLast)
+        #expect(deliveries == expected, "round \(round), \(policy):\n\(program)", sourceLocation: sourceLocation)
     }
 }
