@@ -344,3 +344,14 @@ private enum Priority: Hashable { case low, urgent }
         #expect(names.value == ["ada", "grace", "linus"])
     }
 }
+
+// MARK: buffered collections
+
+private struct BufferedTodo: Hashable { var title: String; var done: Bool }
+
+@Test func glueBufferedSample() {
+    let todos = ArrayVariable([BufferedTodo(title: "b", done: false), BufferedTodo(title: "a", done: false)])
+    let rows = todos.filter { !$0.done }.sorted { $0.title < $1.title }.buffered()
+    for row in rows.value { print(row) }   // no array built from the sorted view's tree
+    #expect(rows.value.map(\.title) == ["a", "b"])
+}
