@@ -61,6 +61,12 @@ import Testing
     #expect(models.counters.map(\.count) == [1])
 }
 
+@Test func keyValueStorageDriverSample() {
+    let storage = KeyValueStorageDriver(store: UserDefaultsKeyValueStore(prefix: "todo."))
+    // models: nil until .loaded(entries) arrives, then the entries the program wants kept
+    _ = storage
+}
+
 private struct ComponentProgram {
     struct Models {}
     enum Event {}
