@@ -13,6 +13,8 @@ package struct PositionalTree<Element> {
     private var elements: [Element?] = []
     private var left: [Int32] = []
     private var right: [Int32] = []
+    /// Each node's parent, -1 at the root: what lets ``index(of:)`` climb from a handle.
+    private var parent: [Int32] = []
     private var priority: [UInt32] = []
     private var size: [Int32] = []
     private var markedCount: [Int32] = []
@@ -58,8 +60,66 @@ package struct PositionalTree<Element> {
 
     /// Marks or unmarks the element at `index`.
     package mutating func setMarked(_ marked: Bool, at index: Int) {
-        let removed = remove(at: index)
-        insert(removed.element, at: index, marked: marked)
+        setMarked(marked, handle: Handle(node: node(at: index)))
+    }
+
+    /// A stable name for one element of the tree: it stays valid, naming the same element,
+    /// through every insertion and removal of other elements, and is invalid once its own
+    /// element is removed. ``insert(_:at:marked:)`` returns it; ``index(of:)`` finds the
+    /// element's position from it in O(log n).
+    package struct Handle: Hashable, Sendable {
+        fileprivate let node: Int32
+    }
+
+    /// The position of the element `handle` names: the elements before it in the tree's
+    /// order, counted on the way from its node up to the root, O(log n).
+    package func index(of handle: Handle) -> Int {
+        checkLive(handle)
+        var node = handle.node
+        var index = subtreeSize(left[Int(node)])
+        while parent[Int(node)] >= 0 {
+            let above = parent[Int(node)]
+            if right[Int(above)] == node { index += subtreeSize(left[Int(above)]) + 1 }
+            node = above
+        }
+        return index
+    }
+
+    /// The element `handle` names, O(1).
+    package subscript(handle handle: Handle) -> Element {
+        get {
+            checkLive(handle)
+            return elements[Int(handle.node)]!
+        }
+        set {
+            checkLive(handle)
+            elements[Int(handle.node)] = newValue
+        }
+    }
+
+    /// Whether the element `handle` names is marked, O(1).
+    package func isMarked(handle: Handle) -> Bool {
+        checkLive(handle)
+        return isMarked[Int(handle.node)]
+    }
+
+    /// Marks or unmarks the element `handle` names in place, updating the marked counts on
+    /// the way up to the root: O(log n), and the handle stays valid.
+    package mutating func setMarked(_ marked: Bool, handle: Handle) {
+        checkLive(handle)
+        var node = handle.node
+        isMarked[Int(node)] = marked
+        while node >= 0 {
+            update(node)
+            node = parent[Int(node)]
+        }
+        checkInvariantsAfterOperation()
+    }
+
+    private func checkLive(_ handle: Handle) {
+        precondition(
+            handle.node >= 0 && Int(handle.node) < elements.count && elements[Int(handle.node)] != nil,
+            "PositionalTree: a handle names no element of the tree (its element was removed)")
     }
 
     /// How many marked elements come before `index`.
@@ -109,13 +169,16 @@ package struct PositionalTree<Element> {
             && (index + 1 == count || areInIncreasingOrder(self[index], self[index + 1]))
     }
 
-    /// Inserts `element` at `index`.
-    package mutating func insert(_ element: Element, at index: Int, marked: Bool = true) {
+    /// Inserts `element` at `index`, and returns the handle that names it until it is removed.
+    @discardableResult
+    package mutating func insert(_ element: Element, at index: Int, marked: Bool = true) -> Handle {
         precondition(index >= 0 && index <= count, "PositionalTree: insertion index \(index) out of 0...\(count)")
         let node = allocate(element, marked: marked)
         let (lower, upper) = split(root, at: index)
         root = merge(merge(lower, node), upper)
+        parent[Int(root)] = -1
         checkInvariantsAfterOperation()
+        return Handle(node: node)
     }
 
     /// Removes and returns the element at `index`, with whether it was marked.
@@ -125,6 +188,7 @@ package struct PositionalTree<Element> {
         let (lower, rest) = split(root, at: index)
         let (middle, upper) = split(rest, at: 1)
         root = merge(lower, upper)
+        if root >= 0 { parent[Int(root)] = -1 }
         let node = Int(middle)
         let removed = (elements[node]!, isMarked[node])
         elements[node] = nil
@@ -185,7 +249,7 @@ package struct PositionalTree<Element> {
         if let reused = free.popLast() {
             let node = Int(reused)
             elements[node] = element
-            (left[node], right[node]) = (-1, -1)
+            (left[node], right[node], parent[node]) = (-1, -1, -1)
             self.priority[node] = priority
             size[node] = 1
             isMarked[node] = marked
@@ -195,6 +259,7 @@ package struct PositionalTree<Element> {
         elements.append(element)
         left.append(-1)
         right.append(-1)
+        parent.append(-1)
         self.priority.append(priority)
         size.append(1)
         isMarked.append(marked)
@@ -202,8 +267,12 @@ package struct PositionalTree<Element> {
         return Int32(elements.count - 1)
     }
 
+    /// Recomputes `node`'s size and marked count from its children, and makes it their
+    /// parent: every link a split or merge makes goes through here, so T4 holds after each.
     private mutating func update(_ node: Int32) {
         let index = Int(node)
+        if left[index] >= 0 { parent[Int(left[index])] = node }
+        if right[index] >= 0 { parent[Int(right[index])] = node }
         size[index] = Int32(1 + subtreeSize(left[index]) + subtreeSize(right[index]))
         markedCount[index] = Int32((isMarked[index] ? 1 : 0) + subtreeMarked(left[index]) + subtreeMarked(right[index]))
     }
@@ -259,16 +328,17 @@ extension PositionalTree {
         #endif
     }
 
-    /// Checks T1 to T3, stopping with a message that names the one broken. Does nothing
+    /// Checks T1 to T4, stopping with a message that names the one broken. Does nothing
     /// unless the module is built with `REACTIVECORE_INTERNAL_CHECKS`.
     package func _checkInvariants() {
         #if REACTIVECORE_INTERNAL_CHECKS
             let slots = elements.count
             reactiveCoreCheck(
-                [left.count, right.count, priority.count, size.count, markedCount.count, isMarked.count]
+                [left.count, right.count, parent.count, priority.count, size.count, markedCount.count, isMarked.count]
                     .allSatisfy { $0 == slots }, "T3", "the node arrays differ in length")
             var seen = [Bool](repeating: false, count: slots)
             var reachable = 0
+            reactiveCoreCheck(root < 0 || parent[Int(root)] == -1, "T4", "the root records a parent")
             var stack: [Int32] = root >= 0 ? [root] : []
             while let node = stack.popLast() {
                 let index = Int(node)
@@ -286,6 +356,9 @@ extension PositionalTree {
                         == (isMarked[index] ? 1 : 0) + Int32(subtreeMarked(left[index]) + subtreeMarked(right[index])),
                     "T1", "node \(index) records \(markedCount[index]) marked, its subtrees say otherwise")
                 for child in children {
+                    reactiveCoreCheck(
+                        parent[Int(child)] == node, "T4",
+                        "node \(child) records parent \(parent[Int(child)]), but hangs under \(index)")
                     reactiveCoreCheck(
                         priority[Int(child)] <= priority[index], "T2",
                         "node \(child) outranks its parent \(index)")
