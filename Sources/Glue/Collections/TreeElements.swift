@@ -21,6 +21,7 @@ struct TreeElements<Element> {
     }
 
     /// Edits the tree; the array is built again when next asked for.
+    @discardableResult
     mutating func edit<Result>(_ body: (inout PositionalTree<Element>) -> Result) -> Result {
         cachedArray = nil
         return body(&tree)
