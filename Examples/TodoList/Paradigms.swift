@@ -82,11 +82,34 @@ final class SignalGraphTodos: TodoApp {
 
 // MARK: Glue
 
-/// A set of todos and Glue's observable collections: filter → sorted → map. Their closures
-/// are fixed, so a new filter or order derives a new pipeline from the set.
+/// A todo as Glue's users model one: an object whose `done` is a variable of its own, so
+/// marking it done changes that variable alone.
+final class GlueTodo: Hashable {
+    /// The fields that never change.
+    let todo: Todo
+    let done: Glue.Variable<Bool>
+
+    init(_ todo: Todo) {
+        self.todo = todo
+        done = Glue.Variable(todo.done)
+    }
+
+    /// How the list shows it, kept up to date with `done`.
+    var line: MappedObservable<Glue.Variable<Bool>, String> {
+        done.map { [todo] done in Todo(id: todo.id, title: todo.title, priority: todo.priority, done: done).line }
+    }
+
+    static func == (left: GlueTodo, right: GlueTodo) -> Bool { left === right }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A set of todo objects and Glue's observable collections: sorted → filtered on each
+/// todo's `done` variable → mapped to each todo's line, which follows `done` too. Marking a
+/// todo done changes its variable, and the filter and the map update that one todo in
+/// O(log n); the order's closure is fixed, so a new filter or order derives a new pipeline.
 final class GlueTodos: TodoApp {
-    private let todos = SetVariable<Todo>()
-    private var byID: [Int: Todo] = [:]
+    private let todos = SetVariable<GlueTodo>()
+    private var byID: [Int: GlueTodo] = [:]
     private let settings = Glue.Variable(Settings())
     private var pipeline: ReactiveCore.Connection?
     private var settingsConnection: ReactiveCore.Connection?
@@ -96,7 +119,10 @@ final class GlueTodos: TodoApp {
         let todos = todos
         settingsConnection = settings.subscribe { [unowned self] settings in
             pipeline?.disconnect()
-            pipeline = todos.filter(settings.filter.includes).sorted(by: settings.order.isBefore).map(\.line)
+            let filter = settings.filter
+            pipeline = todos.sorted { settings.order.isBefore($0.todo, $1.todo) }
+                .filter(observing: \.done) { done in filter == .all || (filter == .done) == done }
+                .map(observing: \.line)
                 .subscribe(show)
         }
     }
@@ -104,16 +130,13 @@ final class GlueTodos: TodoApp {
     func perform(_ command: TodoCommand) {
         switch command {
         case .add(let title, let priority):
-            let todo = Todo(id: nextID, title: title, priority: priority)
+            let todo = GlueTodo(Todo(id: nextID, title: title, priority: priority))
             nextID += 1
-            byID[todo.id] = todo
+            byID[todo.todo.id] = todo
             todos.insert(todo)
         case .setDone(let id, let done):
-            guard let old = byID[id] else { return }
-            var new = old
-            new.done = done
-            byID[id] = new
-            todos.replace(old, with: new)
+            guard let todo = byID[id], todo.done.value != done else { return }
+            todo.done.value = done
         case .remove(let id):
             if let old = byID.removeValue(forKey: id) { todos.remove(old) }
         case .show(let filter): settings.value.filter = filter

@@ -93,7 +93,8 @@ struct PositionalTreeTests {
             tree.remove(at: 1)
             _ = tree.index(of: handle)
         }
-        expectStandardError(of: result, contains: "PositionalTree: a handle names no element of the tree")
+        expectStandardError(
+            of: result, contains: "PositionalTree: a handle names no element of the tree (its element was removed)")
     }
 
     @Test("partitionIndex finds insertion points in a sorted tree")

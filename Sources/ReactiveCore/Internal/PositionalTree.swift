@@ -117,9 +117,8 @@ package struct PositionalTree<Element> {
     }
 
     private func checkLive(_ handle: Handle) {
-        precondition(
-            handle.node >= 0 && Int(handle.node) < elements.count && elements[Int(handle.node)] != nil,
-            "PositionalTree: a handle names no element of the tree (its element was removed)")
+        let isLive = handle.node >= 0 && Int(handle.node) < elements.count && elements[Int(handle.node)] != nil
+        precondition(isLive, "PositionalTree: a handle names no element of the tree (its element was removed)")
     }
 
     /// How many marked elements come before `index`.
