@@ -5,6 +5,7 @@
 // around them.
 
 import Cycle
+import Foundation
 import ReactiveCore
 import Testing
 
@@ -74,4 +75,24 @@ private struct SearchService {
     let typed = EventSubject<String>().stream
     let queries = typed.prepend("")
     #expect(queries.record().values == [""])
+}
+
+@Test func driverScopeSample() {
+    struct Search { var requests: [String: HTTPRequest] = [:] }
+    struct Models { var left = Search(); var right = Search() }
+    var models = Models()
+    models.left.requests["load"] = HTTPRequest(url: URL(string: "https://example.com/?q=ada")!)
+    models.right.requests["load"] = HTTPRequest(url: URL(string: "https://example.com/?q=grace")!)
+    let event = HTTPEvent.response(id: "left/load", status: 200, body: Data())
+
+    // The drivers' models: each child's requests, qualified by its scope.
+    let requests = [String: HTTPRequest].merging([
+        models.left.requests.scoped("left"), models.right.requests.scoped("right"),
+    ])
+    // A driver event reaches the child whose scope it names, with the child's own id.
+    let forLeft = event.unscoped(from: "left")   // .response(id: "load", ...) or nil
+
+    #expect(Set(requests.keys) == ["left/load", "right/load"])
+    #expect(forLeft == .response(id: "load", status: 200, body: Data()))
+    #expect(event.unscoped(from: "right") == nil)
 }
