@@ -96,3 +96,25 @@ private struct SearchService {
     #expect(forLeft == .response(id: "load", status: 200, body: Data()))
     #expect(event.unscoped(from: "right") == nil)
 }
+
+@Test func locationAndRouterSamples() {
+    let location: Location = "/items/42?tab=notes"
+    // location.path == "/items/42", location.query == ["tab": "notes"]
+
+    #expect(location.path == "/items/42" && location.query == ["tab": "notes"])
+}
+
+@Test func routerSample() {
+    enum Screen: Equatable { case list, item(Int), files(String), missing }
+
+    let router = Router<Screen>()
+        .route("/") { _ in .list }
+        .route("/items/:id") { parameters in Int(parameters["id"]!).map(Screen.item) }
+        .route("/files/*path") { parameters in .files(parameters["path"]!) }
+
+    let screen = router.match("/items/42")          // .item(42)
+    let file = router.match("/files/a/b.txt")       // .files("a/b.txt")
+    let refused = router.match("/items/forty-two")  // nil: no later pattern matches
+
+    #expect(screen == .item(42) && file == .files("a/b.txt") && refused == nil)
+}
