@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "ReactiveTesting", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
-        .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "TestSupport"]),
+        .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "SignalGraph", "TestSupport"]),
     ] + documentationSamples,
     swiftLanguageModes: [.v6]
 )

@@ -40,7 +40,7 @@ extension Scenario {
         expected: ScenarioOutcome(values: [4, 7, 10]),
         updates: 2,
         pickWhen:
-            "Glue, Incremental, Resin or Cycle when an observer must never see a mix of old and new values"
+            "SignalGraph (with its joins), Glue, Incremental, Resin or Cycle when an observer must never see a mix of old and new values"
     ) { makeGraph, recorder in
         diamondBody(makeGraph(), recorder)
     }

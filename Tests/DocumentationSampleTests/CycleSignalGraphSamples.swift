@@ -341,3 +341,36 @@ private final class ResultsBackend: Sendable {
     #expect(rows.state == [1: "Ada"])
     feeding.disconnect()
 }
+
+@Test func valueJoinSample() {
+    let rows = EditableDictionaryStorage<Int, Int>()
+    let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
+    let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
+    let mean = ValueJoinStorage(0, 0) { total, count in count == 0 ? 0 : total / count }
+    rows.register(total)
+    rows.register(count)
+    total.register(mean.first)
+    count.register(mean.second)
+    rows[1] = 10
+    rows[2] = 20    // mean goes from 10 to 15 in one transition; it never shows 30 / 1
+    count.deregister(mean.second)
+    total.deregister(mean.first)
+    rows.deregister(count)
+    rows.deregister(total)
+
+    #expect(mean.state == 15)
+}
+
+@Test func dictionaryJoinSample() {
+    let names = EditableDictionaryStorage<Int, String>()
+    let scores = EditableDictionaryStorage<Int, Int>()
+    let board = DictionaryJoinStorage<Int, String, Int, String> { name, score in "\(name): \(score)" }
+    names.register(board.left)
+    scores.register(board.right)
+    names[1] = "ada"
+    scores[1] = 3       // board.state == [1: "ada: 3"]
+
+    #expect(board.state == [1: "ada: 3"])
+    scores.deregister(board.right)
+    names.deregister(board.left)
+}

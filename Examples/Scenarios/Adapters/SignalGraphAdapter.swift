@@ -1,8 +1,8 @@
 import SignalGraph
 
 /// SignalGraph in the shared scenarios: inputs are editable value storages, a derived cell
-/// is a signal map feeding a replication, observers are sensors. SignalGraph has no
-/// combining view, so a combination is a storage written by a sensor on each input.
+/// is a signal map feeding a replication, a combination is a `ValueJoinStorage` (glitch-free),
+/// observers are sensors.
 public struct SignalGraphAdapter: ParadigmAdapter {
     /// The lines of code of this file.
     public var linesOfCode: Int? { Scenarios.linesOfCode(inFile: #filePath) }
@@ -27,18 +27,6 @@ public struct SignalGraphAdapter: ParadigmAdapter {
     /// view and a mapping view, replicated for the observer.
     public func makeList(initial: [ListRow], label: @escaping (ListRow) -> String) -> any ListPipeline {
         SignalGraphList(initial, label: label)
-    }
-
-    /// Combining two storages by hand pushes each change as it arrives.
-    public var knownDifferences: [String: KnownDifference] {
-        let reason =
-            "SignalGraph has no combining view: a value combined from two storages is written by each one's sensor as its signal arrives, so d is seen with b new and c old first"
-        return [
-            "diamond": KnownDifference(
-                outcome: ScenarioOutcome(values: [4, 5, 7, 8, 10], glitches: 2), reason: reason),
-            "teardown": KnownDifference(
-                outcome: ScenarioOutcome(values: [4, 5, 7], glitches: 1, freed: true), reason: reason),
-        ]
     }
 }
 
@@ -93,18 +81,12 @@ final class SignalGraphCellGraph: CellGraph {
     func combine(
         _ first: SignalGraphCell, _ second: SignalGraphCell, _ combine: @escaping (Int, Int) -> Int
     ) -> SignalGraphCell {
-        let result = EditableValueStorage(combine(first.read(), second.read()))
-        let update = { result.state = combine(first.read(), second.read()) }
-        let sensors = [first, second].map { input in
-            let sensor = SignalSensor<ValueSignal<Int>> { signal in
-                if case .transition = signal { update() }
-            }
-            input.emitter.register(sensor)
-            return (input, sensor)
-        }
-        let cell = SignalGraphCell(emitter: result, read: { result.state })
+        let join = ValueJoinStorage(first.read(), second.read(), combine: combine)
+        first.emitter.register(join.first)
+        second.emitter.register(join.second)
+        let cell = SignalGraphCell(emitter: join, read: { join.state })
         cell.upstream = [first, second]
-        cell.teardown = sensors.map { input, sensor in { input.emitter.deregister(sensor) } }
+        cell.teardown = [{ first.emitter.deregister(join.first) }, { second.emitter.deregister(join.second) }]
         return cell
     }
 

@@ -45,6 +45,8 @@ public final class SignalEmitter<Signal>: Emitter {
     ///
     /// - Precondition (debug builds): `sensor` is not registered on any emitter.
     public func register(_ sensor: any Sensor<Signal>) {
+        let scope = DeliveryScope.enter()
+        defer { scope.leave() }
         work.submit(.register(sensor)) { process($0) }
     }
 
@@ -52,11 +54,15 @@ public final class SignalEmitter<Signal>: Emitter {
     ///
     /// - Precondition (debug builds): `sensor` is registered on this emitter.
     public func deregister(_ sensor: any Sensor<Signal>) {
+        let scope = DeliveryScope.enter()
+        defer { scope.leave() }
         work.submit(.deregister(sensor)) { process($0) }
     }
 
     /// Sends `signal` to every registered sensor, now or after the delivery under way.
     public func dispatch(_ signal: Signal) {
+        let scope = DeliveryScope.enter()
+        defer { scope.leave() }
         let sentAtOnce = work.runIfIdle({ send(signal) }, then: { process($0) })
         if !sentAtOnce { work.submit(.send(signal)) { process($0) } }
     }

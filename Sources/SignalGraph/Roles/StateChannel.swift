@@ -72,11 +72,15 @@ final class StateChannel<Snapshot, Transition> {
     /// Registers `sensor` now, or after the delivery under way; it is initiated with the
     /// state as it is then.
     func register(_ sensor: any Sensor<Signal>) {
+        let scope = DeliveryScope.enter()
+        defer { scope.leave() }
         work.submit(.register(sensor)) { process($0) }
     }
 
     /// Deregisters `sensor` now, or after the delivery under way.
     func deregister(_ sensor: any Sensor<Signal>) {
+        let scope = DeliveryScope.enter()
+        defer { scope.leave() }
         work.submit(.deregister(sensor)) { process($0) }
     }
 
@@ -92,6 +96,10 @@ final class StateChannel<Snapshot, Transition> {
     }
 
     private func publish(_ change: Change) {
+        // The outermost publish on this thread ends after every view it reaches has sensed
+        // the change: the joins' deferred work runs then (DeliveryScope).
+        let scope = DeliveryScope.enter()
+        defer { scope.leave() }
         published += 1
         let deliveredAtOnce = work.runIfIdle(
             {

@@ -1,0 +1,227 @@
+import SignalGraph
+import TestSupport
+import Testing
+
+/// Records every state a storage's sensors can see: the initiation's, then the state after
+/// each transition.
+private final class JoinStateRecorder<Key: Hashable, Value> {
+    private(set) var states: [[Key: Value]] = []
+    let sensor: SignalSensor<DictionarySignal<Key, Value>>
+
+    init() {
+        var current: [Key: Value] = [:]
+        var states: [[Key: Value]] = []
+        let record = { states.append(current) }
+        sensor = SignalSensor { signal in
+            switch signal {
+            case .initiation(let snapshot): current = snapshot
+            case .transition(let transition): transition.apply(to: &current)
+            case .termination: return
+            }
+            record()
+        }
+        self.read = { states }
+    }
+
+    private var read: () -> [[Key: Value]] = { [] }
+    var seen: [[Key: Value]] { read() }
+}
+
+@Suite("SignalGraph: joins")
+struct JoinStorageTests {
+    @Test("a diamond through two folds of one dictionary changes its join once per mutation, never mixed")
+    func valueDiamond() {
+        let rows = EditableDictionaryStorage<Int, Int>()
+        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
+        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
+        let pair = ValueJoinStorage(0, 0) { total, count in [total, count] }
+        var seen: [[Int]] = []
+        let observer = SignalSensor<ValueSignal<[Int]>> { signal in
+            if case .transition(let value) = signal { seen.append(value) }
+        }
+        rows.register(total)
+        rows.register(count)
+        total.register(pair.first)
+        count.register(pair.second)
+        pair.register(observer)
+        rows[1] = 10
+        rows[2] = 20
+        rows[1] = 5  // the count does not change: one side only
+        rows[2] = nil
+        #expect(seen == [[10, 1], [30, 2], [25, 2], [5, 1]])
+        pair.deregister(observer)
+        count.deregister(pair.second)
+        total.deregister(pair.first)
+        rows.deregister(count)
+        rows.deregister(total)
+    }
+
+    @Test(
+        "a join keys a filter and a map of one dictionary glitch-free through random mutations",
+        arguments: [1, 2, 3] as [UInt64])
+    func dictionaryModel(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let rows = EditableDictionaryStorage<Int, Int>()
+        let even = DictionaryFilteringDictionaryStorage<Int, Int> { _, value in value.isMultiple(of: 2) }
+        let labels = DictionaryMappingValuesDictionaryStorage<Int, Int, String> { "#\($0)" }
+        let join = DictionaryJoinStorage<Int, Int, String, String> { value, label in "\(value)\(label)" }
+        let recorder = JoinStateRecorder<Int, String>()
+        rows.register(even)
+        rows.register(labels)
+        even.register(join.left)
+        labels.register(join.right)
+        join.register(recorder.sensor)
+        // Every state the join may show: the join of the two views computed from the rows after
+        // each mutation, from scratch.
+        func expected(_ rows: [Int: Int]) -> [Int: String] {
+            rows.filter { $0.value.isMultiple(of: 2) }.mapValues { "\($0)#\($0)" }
+        }
+        var model: [Int: Int] = [:]
+        var consistent: [[Int: String]] = [[:]]
+        var transitions = 0
+        for step in 0..<1_500 {
+            let key = Int.random(in: 0..<12, using: &random)
+            let before = recorder.seen.count
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                rows[key] = nil
+                model[key] = nil
+            } else {
+                let value = Int.random(in: 0..<9, using: &random)
+                rows[key] = value
+                model[key] = value
+            }
+            let state = expected(model)
+            consistent.append(state)
+            transitions += recorder.seen.count - before
+            guard join.state == state, recorder.seen.count - before <= 1 else {
+                Issue.record("the join diverged, or changed more than once, at step \(step), seed \(seed)")
+                return
+            }
+        }
+        // Every state an observer saw is one the rows really produced.
+        #expect(recorder.seen.allSatisfy { consistent.contains($0) })
+        #expect(transitions > 100)
+        join.deregister(recorder.sensor)
+        labels.deregister(join.right)
+        even.deregister(join.left)
+        rows.deregister(labels)
+        rows.deregister(even)
+        #expect(join.state.isEmpty)
+    }
+
+    @Test("a handler that mutates the root while a side delivers is folded into the same join change")
+    func reentrantFold() {
+        let rows = EditableDictionaryStorage<Int, Int>()
+        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
+        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
+        let pair = ValueJoinStorage(0, 0) { total, count in [total, count] }
+        var seen: [[Int]] = []
+        // Each new row drags a twin in, from inside the total's delivery.
+        let twin = SignalSensor<ValueSignal<Int>> { signal in
+            if case .transition = signal, rows[100] == nil { rows[100] = 1 }
+        }
+        let observer = SignalSensor<ValueSignal<[Int]>> { signal in
+            guard case .transition(let value) = signal else { return }
+            seen.append(value)
+            // A handler of the join that writes: its change is joined after this delivery.
+            if value == [11, 2] { rows[101] = 2 }
+        }
+        rows.register(total)
+        rows.register(count)
+        total.register(twin)
+        total.register(pair.first)
+        count.register(pair.second)
+        pair.register(observer)
+        rows[1] = 10
+        #expect(seen == [[11, 2], [13, 3]])
+        #expect(pair.state == [total.state, count.state])
+        pair.deregister(observer)
+        count.deregister(pair.second)
+        total.deregister(pair.first)
+        total.deregister(twin)
+        rows.deregister(count)
+        rows.deregister(total)
+    }
+
+    @Test("a mutation that leaves the joined value equal, or that a handler undoes, sends nothing")
+    func noOp() {
+        let rows = EditableDictionaryStorage<Int, Int>([1: 4])
+        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
+        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
+        let mean = ValueJoinStorage(0, 0) { total, count in count == 0 ? 0 : total / count }
+        var transitions = 0
+        let observer = SignalSensor<ValueSignal<Int>> { signal in
+            if case .transition = signal { transitions += 1 }
+        }
+        let undo = SignalSensor<ValueSignal<Int>> { signal in
+            if case .transition(let count) = signal, count == 3 { rows[3] = nil }
+        }
+        rows.register(total)
+        rows.register(count)
+        count.register(undo)
+        total.register(mean.first)
+        count.register(mean.second)
+        mean.register(observer)
+        #expect(mean.state == 4)
+        rows[2] = 4  // the mean stays 4
+        rows[3] = 100  // undone by a handler within the same delivery
+        #expect(transitions == 0 && mean.state == 4 && rows.state == [1: 4, 2: 4])
+        mean.deregister(observer)
+        count.deregister(mean.second)
+        total.deregister(mean.first)
+        count.deregister(undo)
+        rows.deregister(count)
+        rows.deregister(total)
+    }
+
+    @Test("a side deregistered: a value join keeps its value, a dictionary join loses that side's keys; both free")
+    func teardown() {
+        weak var weakValueJoin: ValueJoinStorage<Int, Int, Int>?
+        weak var weakDictionaryJoin: DictionaryJoinStorage<Int, String, Int, String>?
+        do {
+            let a = EditableValueStorage(1)
+            let b = EditableValueStorage(2)
+            let sum = ValueJoinStorage(0, 0, combine: +)
+            weakValueJoin = sum
+            a.register(sum.first)
+            b.register(sum.second)
+            #expect(sum.state == 3)
+            b.deregister(sum.second)
+            a.state = 10
+            #expect(sum.state == 3)
+            b.register(sum.second)
+            #expect(sum.state == 12)
+            a.deregister(sum.first)
+            b.deregister(sum.second)
+
+            let names = EditableDictionaryStorage([1: "ada", 2: "grace"])
+            let scores = EditableDictionaryStorage([1: 3, 3: 9])
+            let board = DictionaryJoinStorage<Int, String, Int, String> { "\($0): \($1)" }
+            weakDictionaryJoin = board
+            names.register(board.left)
+            scores.register(board.right)
+            #expect(board.state == [1: "ada: 3"])
+            scores[2] = 5
+            names[3] = "linus"
+            #expect(board.state == [1: "ada: 3", 2: "grace: 5", 3: "linus: 9"])
+            names.deregister(board.left)
+            #expect(board.state.isEmpty)
+            scores.deregister(board.right)
+        }
+        #expect(weakValueJoin == nil && weakDictionaryJoin == nil)
+    }
+
+    @Test("a join released while an input is registered is a debug assertion")
+    func joinReleasedWhileRegistered() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let a = EditableValueStorage(1)
+            do {
+                let join = ValueJoinStorage(0, 0, combine: +)
+                a.register(join.first)
+            }
+            _ = a
+        }
+        expectStandardError(
+            of: result, contains: "SignalGraph: a join was released while an input was still registered")
+    }
+}
