@@ -211,6 +211,34 @@ struct JoinStorageTests {
         #expect(weakValueJoin == nil && weakDictionaryJoin == nil)
     }
 
+    @Test(
+        "a handler that tears a join down, and code after it that releases it while its update waits, leave nothing behind"
+    )
+    func teardownFromHandler() {
+        let a = EditableValueStorage(1)
+        var join: ValueJoinStorage<Int, Int, Int>? = ValueJoinStorage(0, 0, combine: +)
+        weak let weakJoin = join
+        a.register(join!.first)
+        a.register(join!.second)
+        // Registered from the handler, so initiated after the deregistrations queued before it
+        // have taken effect: the join may go then, before the delivery ends.
+        let releaser = SignalSensor<ValueSignal<Int>> { signal in
+            if case .initiation = signal { join = nil }
+        }
+        let tearDown = SignalSensor<ValueSignal<Int>> { signal in
+            guard case .transition = signal, let current = join else { return }
+            a.deregister(current.first)
+            a.deregister(current.second)
+            a.register(releaser)
+        }
+        a.register(tearDown)
+        #expect(weakJoin?.state == 2)
+        a.state = 5  // the join hears its first side, then goes before its update runs
+        #expect(weakJoin == nil && a.sensorCount == 2)
+        a.deregister(releaser)
+        a.deregister(tearDown)
+    }
+
     @Test("a join released while an input is registered is a debug assertion")
     func joinReleasedWhileRegistered() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -101,7 +101,9 @@ public final class ValueJoinStorage<First, Second, Value: Equatable>: StateStora
     private func scheduleUpdate() {
         guard !isScheduled else { return }
         isScheduled = true
-        DeliveryScope.current.deferUntilEnd { [unowned self] in
+        // Weak: a handler may tear the join down and release it before the delivery ends.
+        DeliveryScope.current.deferUntilEnd { [weak self] in
+            guard let self else { return }
             isScheduled = false
             guard let firstValue, let secondValue else { return }
             let value = combine(firstValue, secondValue)
@@ -206,7 +208,9 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
     private func scheduleUpdate() {
         guard !isScheduled else { return }
         isScheduled = true
-        DeliveryScope.current.deferUntilEnd { [unowned self] in
+        // Weak: a handler may tear the join down and release it before the delivery ends.
+        DeliveryScope.current.deferUntilEnd { [weak self] in
+            guard let self else { return }
             isScheduled = false
             let keys = touched ?? Set(state.keys).union(leftEntries.keys)
             touched = []
