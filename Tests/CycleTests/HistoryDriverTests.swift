@@ -111,6 +111,24 @@ struct HistoryDriverTests {
         loop.dispose()
     }
 
+    @Test("a back button pressed while the loop renders is queued, processed after the event under way")
+    func reentrantMove() {
+        let history = MemoryHistory()
+        let loop = CycleLoop(
+            program: NavigationProgram(history: HistoryDriver(history: history), renders: RenderCounter()))
+        var screens: [Screen] = []
+        let connection = loop.modelChanges.subscribe { models in
+            screens.append(models.screen)
+            // The user presses back as soon as an item shows: the move waits for its turn.
+            if case .item = models.screen { history.back() }
+        }
+        loop.receive(.open("/items/5"))
+        #expect(screens == [.item(5), .list])
+        #expect(history.model.index == 0 && loop.currentModels.history == history.model)
+        connection.disconnect()
+        loop.dispose()
+    }
+
     @Test("a script in the history driver's place starts the program where a test says and records its history")
     func scripted() {
         let history = DriverScript<HistoryModel, HistoryEvent>()

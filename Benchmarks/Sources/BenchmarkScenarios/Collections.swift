@@ -16,6 +16,7 @@ enum CollectionCases {
             return [
                 BenchmarkCase(scenario, "SignalGraph", iteration: text, events: 4) { SignalGraphRows(size) },
                 BenchmarkCase(scenario, "Glue", iteration: text, events: 4) { GlueRows(size) },
+                BenchmarkCase(scenario, "GlueFields", iteration: text, events: 4) { GlueFieldRows(size) },
                 BenchmarkCase(scenario, "Incremental", iteration: text, events: 4) { IncrementalRows(size) },
                 BenchmarkCase(scenario, "FromScratch", iteration: text, events: 4) { ScratchRows(size) },
             ]
@@ -155,6 +156,70 @@ final class GlueRows: ScenarioRunner {
 
     func finish() throws {
         try checkFinal("Glue", model, labels.value)
+        connection?.disconnect()
+    }
+}
+
+/// A row as GlueKit's users model one: an object whose changing fields are variables.
+final class RowObject {
+    let id: Int
+    let label: String
+    let done: Glue.Variable<Bool>
+    /// (score, id) as one number, so that the order has no ties: score * 2^32 + id.
+    let order: Glue.Variable<Int>
+
+    init(_ row: Row) {
+        id = row.id
+        label = row.label
+        done = Glue.Variable(row.done)
+        order = Glue.Variable(Self.order(of: row))
+    }
+
+    static func order(of row: Row) -> Int { row.score << 32 | row.id }
+}
+
+/// Glue's element-field views: an array of row objects, filtered on each row's `done`
+/// variable and sorted on each row's `order` variable, then mapped to labels. A move or a
+/// filter crossing writes one row's variable; only the insert and the delete edit the array.
+final class GlueFieldRows: ScenarioRunner {
+    let rows: ArrayVariable<RowObject>
+    let labels: MappedObservableArray<FieldSortedObservableArray<RowObject, Glue.Variable<Int>>, String>
+    var byID: [Int: RowObject]
+    var model: RowMutations
+    var connection: Connection?
+
+    init(_ size: Int) {
+        model = RowMutations(size: size)
+        let objects = model.rows.values.sorted { $0.id < $1.id }.map(RowObject.init)
+        byID = Dictionary(uniqueKeysWithValues: objects.map { ($0.id, $0) })
+        rows = ArrayVariable(objects)
+        labels = rows.filter(observing: \.done) { !$0 }.sorted(observing: \.order).map(\.label)
+        connection = labels.changes.subscribe { _ in }
+    }
+
+    func iterate() throws {
+        for step in model.next() {
+            switch step {
+            case .insert(let row):
+                let object = RowObject(row)
+                byID[row.id] = object
+                rows.append(object)
+            case .update(let row):
+                let object = byID[row.id]!
+                if object.done.value != row.done { object.done.value = row.done }
+                if object.order.value != RowObject.order(of: row) { object.order.value = RowObject.order(of: row) }
+            case .delete(let id):
+                // The row deleted is the one inserted in the same iteration: the last.
+                try check(rows[rows.count - 1].id == id, "Glue fields: the deleted row is not the last")
+                byID[id] = nil
+                _ = rows.remove(at: rows.count - 1)
+            }
+            try check(labels.count > 0, "Glue fields: the view is empty")
+        }
+    }
+
+    func finish() throws {
+        try checkFinal("Glue fields", model, labels.value)
         connection?.disconnect()
     }
 }

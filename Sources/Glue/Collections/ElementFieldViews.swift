@@ -129,6 +129,9 @@ public final class FieldMappedObservableArray<Base: ObservableArrayType, Field: 
         follower.signal.owner = self
         for element in base.value { _ = insertEntry(for: element, at: entries.count) }
         follower.fieldChanged = { [unowned self] entry, change in
+            #if GLUE_INTERNAL_CHECKS
+                defer { _checkInvariants() }
+            #endif
             let index = entries.index(of: entry.baseHandle!)
             cachedValue = nil
             return ArrayChange(
@@ -227,6 +230,9 @@ public final class FieldFilteredObservableArray<Base: ObservableArrayType, Field
         var output = ArrayChange<Base.Element>(initialCount: 0)
         for element in base.value { insertEntry(for: element, at: entries.count, into: &output) }
         follower.fieldChanged = { [unowned self] entry, change in
+            #if GLUE_INTERNAL_CHECKS
+                defer { _checkInvariants() }
+            #endif
             var output = ArrayChange<Base.Element>(initialCount: included.tree.count)
             let handle = entry.baseHandle!
             let isNowIncluded = isIncluded(change.new)
@@ -414,6 +420,9 @@ public final class FieldSortedObservableArray<Element, Field: ObservableValueTyp
 
     private func wireFieldChanges() {
         follower.fieldChanged = { [unowned self] entry, change in
+            #if GLUE_INTERNAL_CHECKS
+                defer { _checkInvariants() }
+            #endif
             var output = ArrayChange<Element>(initialCount: sorted.count)
             // A member that changes to an equivalent value keeps its place: ties stay as
             // they were, and a write of the same value moves nothing.
