@@ -358,14 +358,11 @@ private struct BufferedTodo: Hashable { var title: String; var done: Bool }
 
 // MARK: element-field views
 
-private final class FieldTodo {
-    let title: Variable<String>
-    let done = Variable(false)
-    let priority: Variable<Int>
-    init(_ title: String, priority: Int) {
-        self.title = Variable(title)
-        self.priority = Variable(priority)
-    }
+private final class Person: Hashable {
+    let name: Variable<String>
+    init(_ name: String) { self.name = Variable(name) }
+    static func == (left: Person, right: Person) -> Bool { left === right }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 @Test func glueElementFieldArticleSample() {
@@ -390,26 +387,20 @@ private final class FieldTodo {
     #expect(remaining.value.map(\.title.value) == ["write"])
     #expect(urgentFirst.value.map(\.title.value) == ["write", "test"])
     #expect(titles.value == ["write", "test"])
-}
 
-private final class Person: Hashable {
-    let name: Variable<String>
-    init(_ name: String) { self.name = Variable(name) }
-    static func == (left: Person, right: Person) -> Bool { left === right }
-    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-}
+    // The doc comments' samples.
+    do {
+        let todos = ArrayVariable([Todo("write", priority: 2), Todo("test", priority: 3)])
+        let people = SetVariable([Person("grace"), Person("ada")])
 
-@Test func glueElementFieldDocComments() {
-    let todos = ArrayVariable([FieldTodo("write", priority: 2), FieldTodo("test", priority: 3)])
-    let people = SetVariable([Person("grace"), Person("ada")])
+        let titles = todos.map(observing: \.title)
+        let finished = todos.filter(observing: \.done)
+        let remaining = todos.filter(observing: \.done) { !$0 }
+        let byPriority = todos.sorted(observing: \.priority, by: >)
+        let byName = people.sorted(observing: \.name, by: <)
 
-    let titles = todos.map(observing: \.title)
-    let finished = todos.filter(observing: \.done)
-    let remaining = todos.filter(observing: \.done) { !$0 }
-    let byPriority = todos.sorted(observing: \.priority, by: >)
-    let byName = people.sorted(observing: \.name, by: <)
-
-    #expect(titles.value == ["write", "test"] && finished.value.isEmpty && remaining.count == 2)
-    #expect(byPriority.value.map(\.title.value) == ["test", "write"])
-    #expect(byName.value.map(\.name.value) == ["ada", "grace"])
+        #expect(titles.value == ["write", "test"] && finished.value.isEmpty && remaining.count == 2)
+        #expect(byPriority.value.map(\.title.value) == ["test", "write"])
+        #expect(byName.value.map(\.name.value) == ["ada", "grace"])
+    }
 }

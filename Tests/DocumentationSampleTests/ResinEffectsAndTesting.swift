@@ -140,3 +140,81 @@ var stopwatchReducer: Reducer<Int, Stopwatch> {
     store.send(.stop)
     await store.finish()
 }
+
+// MARK: composing effects
+
+private enum Draft: Action, Equatable {
+    case save
+    case saved(String)
+    case synced(Int)
+}
+
+private struct DraftState: Equatable {
+    var draft = "hello"
+    var log: [String] = []
+}
+
+private func save(_ draft: String) async throws -> String { "saved \(draft)" }
+private func sync() async throws -> Int { 1 }
+
+private var draftReducer: Reducer<DraftState, Draft> {
+    Reducer { state, action in
+        switch action {
+        case .save:
+            let draft = state.draft
+            return .concatenate(
+                .run { send in send(.saved(try await save(draft))) },
+                .run { send in send(.synced(try await sync())) }
+            )
+            .cancellable(id: "save", cancelInFlight: true)
+        case .saved(let text):
+            state.log.append(text)
+            return .none
+        case .synced(let count):
+            state.log.append("synced \(count)")
+            return .none
+        }
+    }
+}
+
+@Test func concatenationSample() async {
+    let store = TestStore(initialState: DraftState()) { store in [store.register(draftReducer)] }
+    store.send(Draft.save)
+    await store.receive(Draft.saved("saved hello")) { $0.log = ["saved hello"] }
+    await store.receive(Draft.synced(1)) { $0.log.append("synced 1") }
+    await store.finish()
+}
+
+private struct LanguageSettings: Equatable {
+    var language = "en"
+    var translationsLoaded = true
+    mutating func apply(_ action: SettingsAction) {
+        if case .choose(let language) = action { self.language = language }
+        if case .translationsLoaded = action { translationsLoaded = true }
+    }
+}
+
+private enum SettingsAction: Action, Equatable {
+    case choose(String)
+    case translationsLoaded([String])
+}
+
+private func translations(for language: String) async throws -> [String] { [language] }
+
+@Test func onChangeSample() async {
+    let settings = Reducer<LanguageSettings, SettingsAction> { settings, action in
+        settings.apply(action)
+    }
+    .onChange(of: \.language) { old, new, settings in
+        settings.translationsLoaded = false
+        return .run { send in send(.translationsLoaded(try await translations(for: new))) }
+    }
+
+    let store = TestStore(initialState: LanguageSettings()) { store in [store.register(settings)] }
+    store.send(SettingsAction.choose("fr")) {
+        $0.language = "fr"
+        $0.translationsLoaded = false
+    }
+    await store.receive(SettingsAction.translationsLoaded(["fr"])) { $0.translationsLoaded = true }
+    await store.finish()
+}

@@ -27,33 +27,60 @@ private final class JoinStateRecorder<Key: Hashable, Value> {
     var seen: [[Key: Value]] { read() }
 }
 
+/// The diamond the value-join tests drive: rows folded into a sum and a count, the two joined.
+/// Sensors added with `watch` are registered after the join's inputs and deregistered first.
+private final class FoldedRows<Value: Equatable> {
+    let rows: EditableDictionaryStorage<Int, Int>
+    let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
+    let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
+    let join: ValueJoinStorage<Int, Int, Value>
+    private var teardown: [() -> Void] = []
+
+    init(_ entries: [Int: Int] = [:], combine: @escaping (_ total: Int, _ count: Int) -> Value) {
+        rows = EditableDictionaryStorage(entries)
+        join = ValueJoinStorage(0, 0, combine: combine)
+        rows.register(total)
+        rows.register(count)
+        total.register(join.first)
+        count.register(join.second)
+    }
+
+    /// Registers `handler` on the total's, the count's or the join's signals.
+    func watchTotal(_ handler: @escaping (ValueSignal<Int>) -> Void) { watch(total, handler) }
+    func watchCount(_ handler: @escaping (ValueSignal<Int>) -> Void) { watch(count, handler) }
+    func watchJoin(_ handler: @escaping (ValueSignal<Value>) -> Void) { watch(join, handler) }
+
+    private func watch<Emitted: Emitter>(_ emitter: Emitted, _ handler: @escaping (Emitted.OutgoingSignal) -> Void) {
+        let sensor = SignalSensor(handler)
+        emitter.register(sensor)
+        teardown.append { emitter.deregister(sensor) }
+    }
+
+    /// Deregisters everything, in the reverse order of setting it up.
+    func tearDown() {
+        for step in teardown.reversed() { step() }
+        count.deregister(join.second)
+        total.deregister(join.first)
+        rows.deregister(count)
+        rows.deregister(total)
+    }
+}
+
 @Suite("SignalGraph: joins")
 struct JoinStorageTests {
     @Test("a diamond through two folds of one dictionary changes its join once per mutation, never mixed")
     func valueDiamond() {
-        let rows = EditableDictionaryStorage<Int, Int>()
-        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
-        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
-        let pair = ValueJoinStorage(0, 0) { total, count in [total, count] }
+        let diamond = FoldedRows { total, count in [total, count] }
         var seen: [[Int]] = []
-        let observer = SignalSensor<ValueSignal<[Int]>> { signal in
+        diamond.watchJoin { signal in
             if case .transition(let value) = signal { seen.append(value) }
         }
-        rows.register(total)
-        rows.register(count)
-        total.register(pair.first)
-        count.register(pair.second)
-        pair.register(observer)
-        rows[1] = 10
-        rows[2] = 20
-        rows[1] = 5  // the count does not change: one side only
-        rows[2] = nil
+        diamond.rows[1] = 10
+        diamond.rows[2] = 20
+        diamond.rows[1] = 5  // the count does not change: one side only
+        diamond.rows[2] = nil
         #expect(seen == [[10, 1], [30, 2], [25, 2], [5, 1]])
-        pair.deregister(observer)
-        count.deregister(pair.second)
-        total.deregister(pair.first)
-        rows.deregister(count)
-        rows.deregister(total)
+        diamond.tearDown()
     }
 
     @Test(
@@ -111,67 +138,41 @@ struct JoinStorageTests {
 
     @Test("a handler that mutates the root while a side delivers is folded into the same join change")
     func reentrantFold() {
-        let rows = EditableDictionaryStorage<Int, Int>()
-        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
-        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
-        let pair = ValueJoinStorage(0, 0) { total, count in [total, count] }
+        let diamond = FoldedRows { total, count in [total, count] }
+        let rows = diamond.rows
         var seen: [[Int]] = []
         // Each new row drags a twin in, from inside the total's delivery.
-        let twin = SignalSensor<ValueSignal<Int>> { signal in
+        diamond.watchTotal { signal in
             if case .transition = signal, rows[100] == nil { rows[100] = 1 }
         }
-        let observer = SignalSensor<ValueSignal<[Int]>> { signal in
+        diamond.watchJoin { signal in
             guard case .transition(let value) = signal else { return }
             seen.append(value)
             // A handler of the join that writes: its change is joined after this delivery.
             if value == [11, 2] { rows[101] = 2 }
         }
-        rows.register(total)
-        rows.register(count)
-        total.register(twin)
-        total.register(pair.first)
-        count.register(pair.second)
-        pair.register(observer)
         rows[1] = 10
         #expect(seen == [[11, 2], [13, 3]])
-        #expect(pair.state == [total.state, count.state])
-        pair.deregister(observer)
-        count.deregister(pair.second)
-        total.deregister(pair.first)
-        total.deregister(twin)
-        rows.deregister(count)
-        rows.deregister(total)
+        #expect(diamond.join.state == [diamond.total.state, diamond.count.state])
+        diamond.tearDown()
     }
 
     @Test("a mutation that leaves the joined value equal, or that a handler undoes, sends nothing")
     func noOp() {
-        let rows = EditableDictionaryStorage<Int, Int>([1: 4])
-        let total = DictionaryReducingValueStorage<Int, Int, Int>.sum()
-        let count = DictionaryReducingValueStorage<Int, Int, Int>.count()
-        let mean = ValueJoinStorage(0, 0) { total, count in count == 0 ? 0 : total / count }
+        let diamond = FoldedRows([1: 4]) { total, count in count == 0 ? 0 : total / count }
+        let rows = diamond.rows
         var transitions = 0
-        let observer = SignalSensor<ValueSignal<Int>> { signal in
-            if case .transition = signal { transitions += 1 }
-        }
-        let undo = SignalSensor<ValueSignal<Int>> { signal in
+        diamond.watchCount { signal in
             if case .transition(let count) = signal, count == 3 { rows[3] = nil }
         }
-        rows.register(total)
-        rows.register(count)
-        count.register(undo)
-        total.register(mean.first)
-        count.register(mean.second)
-        mean.register(observer)
-        #expect(mean.state == 4)
+        diamond.watchJoin { signal in
+            if case .transition = signal { transitions += 1 }
+        }
+        #expect(diamond.join.state == 4)
         rows[2] = 4  // the mean stays 4
         rows[3] = 100  // undone by a handler within the same delivery
-        #expect(transitions == 0 && mean.state == 4 && rows.state == [1: 4, 2: 4])
-        mean.deregister(observer)
-        count.deregister(mean.second)
-        total.deregister(mean.first)
-        count.deregister(undo)
-        rows.deregister(count)
-        rows.deregister(total)
+        #expect(transitions == 0 && diamond.join.state == 4 && rows.state == [1: 4, 2: 4])
+        diamond.tearDown()
     }
 
     @Test("a side deregistered: a value join keeps its value, a dictionary join loses that side's keys; both free")

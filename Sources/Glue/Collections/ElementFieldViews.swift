@@ -76,12 +76,8 @@ extension ObservableArrayType {
 
 extension ObservableSetType {
     /// An observable array of this set's elements sorted by an observable member of each,
-    /// kept up to date when elements come and go and when any element's member changes.
-    ///
-    /// A change of one element's member moves that element alone: O(log n) comparisons of
-    /// members' values. Elements whose members compare equivalent keep the order in which
-    /// they joined the view or last changed their member to a value not equivalent to the
-    /// one before; a change to an equivalent value moves nothing.
+    /// kept up to date when elements come and go and when any element's member changes, by
+    /// the rules and at the cost of ``ObservableArrayType/sorted(observing:by:)``.
     ///
     /// ```swift
     /// let byName = people.sorted(observing: \.name, by: <)

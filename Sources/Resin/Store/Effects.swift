@@ -65,23 +65,23 @@ public struct Effect<Sent>: Sendable {
         id: (any Hashable & Sendable)? = nil, operation: @escaping @Sendable (Send<Sent>) async throws -> Void,
         catch handler: (@Sendable (any Error, Send<Sent>) async -> Void)? = nil
     ) -> Effect {
-        Effect(steps: [
-            .run(
-                id: id.map(EffectID.init),
-                operation: { send in
-                    let typed = Send<Sent>(inbox: send.inbox, handle: send.handle)
-                    do {
-                        try await operation(typed)
-                    } catch {
-                        guard !(error is CancellationError), !typed.isCancelled, !Task.isCancelled else { return }
-                        if let handler {
-                            await handler(error, typed)
-                        } else {
-                            send.inbox.post(.failed(error, send.handle))
-                        }
+        let ids = id.map { [EffectID($0)] } ?? []
+        let run = EffectStep.run(
+            ids: ids,
+            operation: { send in
+                let typed = Send<Sent>(inbox: send.inbox, handle: send.handle)
+                do {
+                    try await operation(typed)
+                } catch {
+                    guard !(error is CancellationError), !typed.isCancelled, !Task.isCancelled else { return }
+                    if let handler {
+                        await handler(error, typed)
+                    } else {
+                        send.inbox.post(.failed(error, send.handle))
                     }
-                })
-        ])
+                }
+            })
+        return Effect(steps: ids.map(EffectStep.cancelRunning) + [run])
     }
 
     /// Dispatches `action` after the current one, in order with the actions effects send.
@@ -95,10 +95,58 @@ public struct Effect<Sent>: Sendable {
         Effect(steps: [.send(action)])
     }
 
-    /// Cancels the effect running under `id`, and any debounce or throttle waiting under it:
-    /// its task is cancelled and whatever it sends afterwards is dropped.
+    /// Cancels every effect running under `id` (a concatenation made cancellable under it
+    /// included, with the effects it has not started yet), and any debounce or throttle
+    /// waiting under it: their tasks are cancelled and whatever they send afterwards is dropped.
     public static func cancel(id: some Hashable & Sendable) -> Effect {
         Effect(steps: [.cancel(EffectID(id))])
+    }
+
+    /// Cancels every effect running under any of `ids`, as ``cancel(id:)`` does for each.
+    public static func cancel(ids: [any Hashable & Sendable]) -> Effect {
+        Effect(steps: ids.map { .cancel(EffectID($0)) })
+    }
+
+    /// These effects one after another: each starts when everything the one before it ran
+    /// has finished or was cancelled. An effect that runs nothing (only sends or cancels)
+    /// takes no time; a debounce or throttle counts as done once it has taken its effect.
+    ///
+    /// ```swift
+    /// return .concatenate(
+    ///     .run { send in send(.saved(try await save(draft))) },
+    ///     .run { send in send(.synced(try await sync())) }
+    /// )
+    /// ```
+    ///
+    /// Make the whole sequence cancellable with ``cancellable(id:cancelInFlight:)``:
+    /// cancelling its id cancels what runs and drops what has not started. Cancelling one
+    /// part under an id of its own ends that part, and the next one starts.
+    public static func concatenate(_ effects: Effect...) -> Effect {
+        concatenate(effects)
+    }
+
+    /// These effects one after another; see ``concatenate(_:)-(Effect...)``.
+    public static func concatenate(_ effects: [Effect]) -> Effect {
+        let groups = effects.map(\.steps).filter { !$0.isEmpty }
+        if groups.count <= 1 { return Effect(steps: groups.first ?? []) }
+        return Effect(steps: [.concatenate(ids: [], groups: groups)])
+    }
+
+    /// This effect and then `other`, once this one has finished.
+    public func concatenate(with other: Effect) -> Effect {
+        .concatenate(self, other)
+    }
+
+    /// This effect, cancellable under `id`: ``cancel(id:)`` cancels it, with every other
+    /// effect under `id`. Several effects may run under one id at once.
+    ///
+    /// With `cancelInFlight`, the effects already running under `id` are cancelled first, so
+    /// that only this one runs under it (what `.run(id:)` does); without it, the ones in
+    /// flight keep running alongside this one. A debounce or throttle inside keeps its own id;
+    /// the effect it starts is cancellable under `id` too.
+    public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
+        let id = EffectID(id)
+        return Effect(steps: (cancelInFlight ? [.cancelRunning(id)] : []) + steps.map { $0.cancellable(under: id) })
     }
 
     /// These effects, started in this order.
@@ -144,25 +192,34 @@ public struct Effect<Sent>: Sendable {
     /// Whether this effect does nothing.
     public var isNone: Bool { steps.isEmpty }
 
-    /// This effect's steps with their runs under `id` unless they name one of their own.
+    /// This effect's steps with their runs under `id`, each replacing what runs under it,
+    /// unless they name an id of their own.
     private func identified(_ id: EffectID) -> [EffectStep] {
-        steps.map { step in
-            if case .run(nil, let operation) = step { return .run(id: id, operation: operation) }
-            return step
+        steps.flatMap { step -> [EffectStep] in
+            if case .run(let ids, let operation) = step, ids.isEmpty {
+                return [.cancelRunning(id), .run(ids: [id], operation: operation)]
+            }
+            return [step]
         }
     }
 }
 
 /// One thing an effect asks for, whatever action type it is typed by.
 enum EffectStep: Sendable {
-    /// An operation to run in a task; it sends through an untyped ``Send`` and reports
-    /// the errors nobody caught through its inbox.
-    case run(id: EffectID?, operation: @Sendable (Send<any Action>) async -> Void)
+    /// An operation to run in a task, cancellable under each of `ids`; it sends through an
+    /// untyped ``Send`` and reports the errors nobody caught through its inbox.
+    case run(ids: [EffectID], operation: @Sendable (Send<any Action>) async -> Void)
     case send(any Action)
+    /// Cancels the effects and concatenations running under the id, and the debounce or
+    /// throttle waiting under it.
     case cancel(EffectID)
-    /// Cancels the effect running under the id, not a debounce or throttle waiting.
+    /// Cancels the effects and concatenations running under the id, not a debounce or
+    /// throttle waiting.
     case cancelRunning(EffectID)
     case pace(id: EffectID, rule: PacingRule, pause: Duration, steps: [EffectStep])
+    /// Each group of steps started when everything the one before it ran has ended; the
+    /// whole sequence is cancellable under each of `ids`.
+    case concatenate(ids: [EffectID], groups: [[EffectStep]])
 }
 
 extension EffectStep {
@@ -170,7 +227,19 @@ extension EffectStep {
     var isCancellation: Bool {
         switch self {
         case .cancel, .cancelRunning: true
-        case .run, .send, .pace: false
+        case .run, .send, .pace, .concatenate: false
+        }
+    }
+
+    /// The step with what it runs cancellable under `id` as well.
+    func cancellable(under id: EffectID) -> EffectStep {
+        switch self {
+        case .run(let ids, let operation): .run(ids: ids + [id], operation: operation)
+        case .pace(let paceID, let rule, let pause, let steps):
+            .pace(id: paceID, rule: rule, pause: pause, steps: steps.map { $0.cancellable(under: id) })
+        case .concatenate(let ids, let groups):
+            .concatenate(ids: ids + [id], groups: groups.map { $0.map { $0.cancellable(under: id) } })
+        case .send, .cancel, .cancelRunning: self
         }
     }
 }

@@ -56,15 +56,38 @@ class Engine {
     // Effects.
     let inbox = EffectInbox()
     struct RunningEffect {
-        let id: EffectID?
+        let ids: [EffectID]
         let handle: EffectHandle
         let task: Task<Void, Never>
         /// Not retained (and not weak, which would slow every retain of the node): a focus
         /// cancels its running effects in its `deinit`, which removes them from `running`.
         unowned(unsafe) let owner: FocusNode?
+        /// The concatenation whose current group started it, if any.
+        let sequence: Int?
     }
     var running: [Int: RunningEffect] = [:]
-    var runningByID: [EffectID: Int] = [:]
+    /// The running effects and concatenations under each id.
+    var runningByID: [EffectID: Set<Int>] = [:]
+    var sequencesByID: [EffectID: Set<Int>] = [:]
+    /// What a concatenation waits for before it starts its next group.
+    enum SequenceMember: Hashable {
+        case run(Int)
+        case sequence(Int)
+    }
+    struct RunningSequence {
+        let ids: [EffectID]
+        /// The groups not started yet.
+        var groups: ArraySlice<[EffectStep]>
+        /// What the current group started and is still running.
+        var members: Set<SequenceMember> = []
+        /// Not retained: a focus cancels its concatenations with its effects, in its `deinit`.
+        unowned(unsafe) let owner: FocusNode?
+        let ownerID: ObjectIdentifier?
+        /// The concatenation whose current group started this one, if any.
+        let parent: Int?
+    }
+    var sequences: [Int: RunningSequence] = [:]
+    var nextSequence = 0
     var pacers: [EffectID: Pacer<PacedEffect>] = [:]
     /// The pause each pacer was made with: a request with another rule or pause replaces it.
     var pauses: [EffectID: Duration] = [:]

@@ -29,15 +29,15 @@ extension Engine {
         }
     }
 
-    func start(_ steps: [EffectStep], owner: FocusNode?) {
+    func start(_ steps: [EffectStep], owner: FocusNode?, sequence: Int? = nil) {
         // A focus whose part is gone (its element was removed, by the same action or since a
         // debounce took the effect) starts nothing: what it would start could never be
         // cancelled by the focus, which already went. Its cancellations still apply.
         let steps = owner?.isInAbsentPart == true ? steps.filter(\.isCancellation) : steps
         for step in steps {
             switch step {
-            case .run(let id, let operation):
-                startRun(id: id, operation, owner: owner)
+            case .run(let ids, let operation):
+                startRun(ids: ids, operation, owner: owner, sequence: sequence)
             case .send(let action):
                 if takesEffectActionsManually {
                     // A test store receives it like any action an effect sends.
@@ -46,12 +46,14 @@ extension Engine {
                     dispatch(action)
                 }
             case .cancel(let id):
-                cancelEffect(id: id)
+                cancelEffects(id: id)
                 removePacer(id)?.cancel()
             case .cancelRunning(let id):
-                cancelEffect(id: id)
+                cancelEffects(id: id)
             case .pace(let id, let rule, let pause, let inner):
                 pace(inner, id: id, rule: rule, pause: pause, owner: owner)
+            case .concatenate(let ids, let groups):
+                startSequence(ids: ids, groups: groups, owner: owner, parent: sequence)
             }
         }
     }
@@ -86,9 +88,9 @@ extension Engine {
     }
 
     func startRun(
-        id: EffectID?, _ operation: @escaping @Sendable (Send<any Action>) async -> Void, owner: FocusNode?
+        ids: [EffectID], _ operation: @escaping @Sendable (Send<any Action>) async -> Void, owner: FocusNode?,
+        sequence: Int?
     ) {
-        if let id { cancelEffect(id: id) }
         let number = nextEffect
         nextEffect += 1
         let handle = EffectHandle(number: number)
@@ -99,23 +101,95 @@ extension Engine {
             await Dependencies.$current.withValue(dependencies) { await operation(send) }
             inbox.post(.finished(handle))
         }
-        running[number] = RunningEffect(id: id, handle: handle, task: task, owner: owner)
-        if let id { runningByID[id] = number }
+        running[number] = RunningEffect(ids: ids, handle: handle, task: task, owner: owner, sequence: sequence)
+        for id in ids { runningByID[id, default: []].insert(number) }
         owner?.ownedEffects.insert(number)
+        if let sequence { sequences[sequence]?.members.insert(.run(number)) }
     }
 
-    /// Cancels the effect running under `id`, if any; forgets it at once.
-    func cancelEffect(id: EffectID) {
-        guard let number = runningByID[id] else { return }
-        cancel(number: number)
+    /// Cancels the concatenations and the effects running under `id`; forgets them at once.
+    /// A concatenation that goes takes what it has not started with it. An effect cancelled
+    /// inside a concatenation that goes on ends its part: the next part starts.
+    func cancelEffects(id: EffectID) {
+        for number in sequencesByID[id] ?? [] { cancelSequence(number, advancingParent: true) }
+        for number in runningByID[id] ?? [] { cancel(number: number) }
     }
 
     func cancel(number: Int) {
-        guard let effect = running.removeValue(forKey: number) else { return }
-        if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
-        effect.owner?.ownedEffects.remove(number)
+        guard let effect = running[number] else { return }
+        forget(number, effect)
         effect.handle.cancel()
         effect.task.cancel()
+        if let sequence = effect.sequence { advance(sequence, past: .run(number)) }
+    }
+
+    /// Forgets the running effect `number` everywhere the engine lists it.
+    private func forget(_ number: Int, _ effect: RunningEffect) {
+        running[number] = nil
+        for id in effect.ids { removeNumber(number, under: id, from: &runningByID) }
+        effect.owner?.ownedEffects.remove(number)
+    }
+
+    private func removeNumber(_ number: Int, under id: EffectID, from index: inout [EffectID: Set<Int>]) {
+        guard var numbers = index[id] else { return }
+        numbers.remove(number)
+        index[id] = numbers.isEmpty ? nil : numbers
+    }
+
+    // MARK: Concatenations
+
+    func startSequence(ids: [EffectID], groups: [[EffectStep]], owner: FocusNode?, parent: Int?) {
+        let number = nextSequence
+        nextSequence += 1
+        sequences[number] = RunningSequence(
+            ids: ids, groups: groups[...], owner: owner, ownerID: owner.map(ObjectIdentifier.init), parent: parent)
+        for id in ids { sequencesByID[id, default: []].insert(number) }
+        if let parent { sequences[parent]?.members.insert(.sequence(number)) }
+        advance(number, past: nil)
+    }
+
+    /// Notes that `member` of concatenation `number` ended; once its current group has
+    /// nothing running, starts the next one, or ends the concatenation after its last.
+    func advance(_ number: Int, past member: SequenceMember?) {
+        #if RESIN_INTERNAL_CHECKS
+            resinCheck(!isProcessing, "R6", "a concatenation moves on while an action is processed")
+        #endif
+        if let member { sequences[number]?.members.remove(member) }
+        while let sequence = sequences[number], sequence.members.isEmpty {
+            guard let group = sequence.groups.first else {
+                endSequence(number)
+                return
+            }
+            sequences[number]?.groups.removeFirst()
+            start(group, owner: sequence.owner, sequence: number)
+        }
+    }
+
+    /// Forgets a concatenation that ran its last group, and moves its parent on.
+    private func endSequence(_ number: Int) {
+        guard let sequence = sequences.removeValue(forKey: number) else { return }
+        for id in sequence.ids { removeNumber(number, under: id, from: &sequencesByID) }
+        if let parent = sequence.parent { advance(parent, past: .sequence(number)) }
+    }
+
+    /// Cancels a concatenation: what it runs, the concatenations it started, and the groups
+    /// it has not started. Its parent moves on if `advancingParent` (a parent being cancelled
+    /// does not).
+    func cancelSequence(_ number: Int, advancingParent: Bool) {
+        guard let sequence = sequences.removeValue(forKey: number) else { return }
+        for id in sequence.ids { removeNumber(number, under: id, from: &sequencesByID) }
+        for member in sequence.members {
+            switch member {
+            case .run(let run):
+                guard let effect = running[run] else { continue }
+                forget(run, effect)
+                effect.handle.cancel()
+                effect.task.cancel()
+            case .sequence(let child):
+                cancelSequence(child, advancingParent: false)
+            }
+        }
+        if advancingParent, let parent = sequence.parent { advance(parent, past: .sequence(number)) }
     }
 
     /// Cancels what `node` started and is still running or waiting: its focus went away
@@ -133,6 +207,13 @@ extension Engine {
     ///
     /// `owner` is an identifier, not a reference: this runs from the focus's `deinit`.
     func cancelEffects(numbers: Set<Int>, pacers ids: Set<EffectID>, owner: ObjectIdentifier) {
+        // Its concatenations first, so that cancelling their effects starts nothing more; the
+        // outermost ones only (a concatenation's groups run for its owner, so the ones it
+        // started go with it, and it must not move on to its next group meanwhile).
+        let owned = sequences.filter { $0.value.ownerID == owner }
+        for (number, sequence) in owned where sequence.parent.map({ owned[$0] == nil }) ?? true {
+            cancelSequence(number, advancingParent: true)
+        }
         for number in numbers { cancel(number: number) }
         for id in ids {
             guard let held = pacers[id]?.held, held.ownerID == owner else { continue }
@@ -200,9 +281,9 @@ extension Engine {
     }
 
     func forgetEffect(_ number: Int) {
-        guard let effect = running.removeValue(forKey: number) else { return }
-        if let id = effect.id, runningByID[id] == number { runningByID[id] = nil }
-        effect.owner?.ownedEffects.remove(number)
+        guard let effect = running[number] else { return }
+        forget(number, effect)
+        if let sequence = effect.sequence { advance(sequence, past: .run(number)) }
     }
 }
 

@@ -122,18 +122,46 @@ extension Engine {
                     current = node.parent
                 }
             }
-            for (id, number) in runningByID {
-                resinCheck(
-                    running[number]?.id == id, "R4",
-                    "an effect id names an effect that runs under another id or not at all")
+            for (id, numbers) in runningByID {
+                for number in numbers {
+                    resinCheck(
+                        running[number]?.ids.contains(id) == true, "R4",
+                        "an effect id names an effect that runs under another id or not at all")
+                }
             }
             for (number, effect) in running {
-                if let id = effect.id {
-                    resinCheck(runningByID[id] == number, "R4", "a running effect's id names another effect")
+                for id in effect.ids {
+                    resinCheck(
+                        runningByID[id]?.contains(number) == true, "R4", "a running effect's id does not name it")
                 }
                 if let owner = effect.owner {
                     resinCheck(
                         owner.ownedEffects.contains(number), "R4", "a running effect is not among its focus's effects")
+                }
+                if let sequence = effect.sequence {
+                    resinCheck(
+                        sequences[sequence]?.members.contains(.run(number)) == true, "R6",
+                        "an effect started by a concatenation is not among what it waits for")
+                }
+            }
+            for (number, sequence) in sequences {
+                // A concatenation always waits for something: one with nothing running has
+                // started its next group, or ended.
+                resinCheck(!sequence.members.isEmpty, "R6", "a concatenation waits for nothing")
+                for member in sequence.members {
+                    switch member {
+                    case .run(let run):
+                        resinCheck(
+                            running[run]?.sequence == number, "R6",
+                            "a concatenation waits for an effect it did not start")
+                    case .sequence(let child):
+                        resinCheck(
+                            sequences[child]?.parent == number, "R6", "a concatenation waits for one it did not start")
+                    }
+                }
+                for id in sequence.ids {
+                    resinCheck(
+                        sequencesByID[id]?.contains(number) == true, "R6", "a concatenation's id does not name it")
                 }
             }
             resinCheck(

@@ -123,3 +123,50 @@ public struct ReturningEffects: Sendable {
     /// The only value, the parameter's default.
     public init() {}
 }
+
+extension Reducer {
+    /// This reducer, then `react` whenever it changed `value` of the state: with the value
+    /// before the action and after it, and the state to adjust. What `react` returns starts
+    /// with this reducer's effects, after them.
+    ///
+    /// ```swift
+    /// let settings = Reducer<LanguageSettings, SettingsAction> { settings, action in
+    ///     settings.apply(action)
+    /// }
+    /// .onChange(of: \.language) { old, new, settings in
+    ///     settings.translationsLoaded = false
+    ///     return .run { send in send(.translationsLoaded(try await translations(for: new))) }
+    /// }
+    /// ```
+    ///
+    /// Like The Composable Architecture's `onChange(of:)`, it sees what this reducer changed
+    /// for the actions it handles, compared with `==`: a change back to the old value within
+    /// the action is no change. Another reducer's writes to the same state run their own.
+    public func onChange<Value: Equatable>(
+        of value: @escaping (State) -> Value,
+        _ react: @escaping (_ old: Value, _ new: Value, _ state: inout State) -> Effect<Handled>,
+        _ returningEffects: ReturningEffects = .init()
+    ) -> Reducer {
+        let reduce = reduce
+        return Reducer(
+            reduce: { state, action in
+                let old = value(state)
+                let effect = reduce(&state, action)
+                let new = value(state)
+                guard old != new else { return effect }
+                return .merge(effect, react(old, new, &state))
+            }, route: route)
+    }
+
+    /// This reducer, then `react` whenever it changed `value` of the state, as the overload
+    /// whose `react` returns an effect does, for a `react` that asks for none.
+    public func onChange<Value: Equatable>(
+        of value: @escaping (State) -> Value,
+        _ react: @escaping (_ old: Value, _ new: Value, _ state: inout State) -> Void
+    ) -> Reducer {
+        onChange(of: value) { old, new, state -> Effect<Handled> in
+            react(old, new, &state)
+            return .none
+        }
+    }
+}

@@ -78,6 +78,25 @@ final class DeliveryScope {
     }
 }
 
+/// A view's update that waits for the outermost delivery to end: scheduled at most once
+/// however many signals ask for it, and not run at all if the view is gone by then (a handler
+/// may tear a view down and release it before the delivery ends).
+final class PendingUpdate {
+    private var isScheduled = false
+
+    /// Runs `update` on `owner` when the outermost delivery on this thread ends (at once if
+    /// none is under way), unless it is already scheduled.
+    func schedule<Owner: AnyObject>(_ owner: Owner, _ update: @escaping (Owner) -> Void) {
+        guard !isScheduled else { return }
+        isScheduled = true
+        DeliveryScope.current.deferUntilEnd { [weak self, weak owner] in
+            guard let self, let owner else { return }
+            isScheduled = false
+            update(owner)
+        }
+    }
+}
+
 /// The thread-local key of each thread's ``DeliveryScope``; its destructor releases the scope
 /// retained in ``DeliveryScope/current`` when the thread ends.
 private let deliveryScopeKey: pthread_key_t = {

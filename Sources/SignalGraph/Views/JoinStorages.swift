@@ -66,7 +66,7 @@ public final class ValueJoinStorage<First, Second, Value: Equatable>: StateStora
     public private(set) var second: JoinInput<ValueSignal<Second>>!
     private var firstValue: First?
     private var secondValue: Second?
-    private var isScheduled = false
+    private let pending = PendingUpdate()
     private let combine: (First, Second) -> Value
 
     /// A join of the two values with `combine`, holding `combine(first, second)` until its
@@ -76,11 +76,11 @@ public final class ValueJoinStorage<First, Second, Value: Equatable>: StateStora
         super.init(state: combine(first, second)) { new, state in state = new }
         self.first = JoinInput { [unowned self] signal in
             firstValue = Self.value(after: signal)
-            scheduleUpdate()
+            pending.schedule(self) { $0.update() }
         }
         self.second = JoinInput { [unowned self] signal in
             secondValue = Self.value(after: signal)
-            scheduleUpdate()
+            pending.schedule(self) { $0.update() }
         }
     }
 
@@ -98,20 +98,14 @@ public final class ValueJoinStorage<First, Second, Value: Equatable>: StateStora
         }
     }
 
-    private func scheduleUpdate() {
-        guard !isScheduled else { return }
-        isScheduled = true
-        // Weak: a handler may tear the join down and release it before the delivery ends.
-        DeliveryScope.current.deferUntilEnd { [weak self] in
-            guard let self else { return }
-            isScheduled = false
-            guard let firstValue, let secondValue else { return }
-            let value = combine(firstValue, secondValue)
-            if value != state { commit(value) }
-            #if SIGNALGRAPH_INTERNAL_CHECKS
-                signalGraphCheck(state == value, "SG7", "a value join's state is not its sides combined")
-            #endif
-        }
+    /// Combines the sides, once the outermost delivery has ended.
+    private func update() {
+        guard let firstValue, let secondValue else { return }
+        let value = combine(firstValue, secondValue)
+        if value != state { commit(value) }
+        #if SIGNALGRAPH_INTERNAL_CHECKS
+            signalGraphCheck(state == value, "SG7", "a value join's state is not its sides combined")
+        #endif
     }
 }
 
@@ -158,7 +152,7 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
     private var rightEntries: [Key: Right] = [:]
     /// The keys touched since the join last updated, or `nil` when every key must be compared.
     private var touched: Set<Key>? = []
-    private var isScheduled = false
+    private let pending = PendingUpdate()
     private let combine: (Left, Right) -> Value
 
     /// An empty join that combines the two values of each key with `combine`.
@@ -167,11 +161,11 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
         super.init(state: [:]) { transition, state in transition.apply(to: &state) }
         left = JoinInput { [unowned self] signal in
             Self.follow(signal, into: &leftEntries, touched: &touched)
-            scheduleUpdate()
+            pending.schedule(self) { $0.update() }
         }
         right = JoinInput { [unowned self] signal in
             Self.follow(signal, into: &rightEntries, touched: &touched)
-            scheduleUpdate()
+            pending.schedule(self) { $0.update() }
         }
     }
 
@@ -205,29 +199,23 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
         }
     }
 
-    private func scheduleUpdate() {
-        guard !isScheduled else { return }
-        isScheduled = true
-        // Weak: a handler may tear the join down and release it before the delivery ends.
-        DeliveryScope.current.deferUntilEnd { [weak self] in
-            guard let self else { return }
-            isScheduled = false
-            let keys = touched ?? Set(state.keys).union(leftEntries.keys)
-            touched = []
-            var mutations: [DictionaryMutation<Key, Value>] = []
-            for key in keys {
-                let old = state[key]
-                let new = leftEntries[key].flatMap { left in rightEntries[key].map { combine(left, $0) } }
-                switch (old, new) {
-                case (nil, let new?): mutations.append(.insert(key, new))
-                case (let old?, let new?) where old != new: mutations.append(.update(key, new))
-                case (.some, nil): mutations.append(.delete(key))
-                default: break
-                }
+    /// Updates the keys the sides touched, once the outermost delivery has ended.
+    private func update() {
+        let keys = touched ?? Set(state.keys).union(leftEntries.keys)
+        touched = []
+        var mutations: [DictionaryMutation<Key, Value>] = []
+        for key in keys {
+            let old = state[key]
+            let new = leftEntries[key].flatMap { left in rightEntries[key].map { combine(left, $0) } }
+            switch (old, new) {
+            case (nil, let new?): mutations.append(.insert(key, new))
+            case (let old?, let new?) where old != new: mutations.append(.update(key, new))
+            case (.some, nil): mutations.append(.delete(key))
+            default: break
             }
-            if !mutations.isEmpty { commit(DictionaryTransition(mutations)) }
-            _checkInvariants()
         }
+        if !mutations.isEmpty { commit(DictionaryTransition(mutations)) }
+        _checkInvariants()
     }
 
     /// Checks SG7: the join's entries are the inner join of its sides, as they last sensed
