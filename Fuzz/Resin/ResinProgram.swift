@@ -123,7 +123,10 @@ enum ResinProgram {
                 queued.append(action)
                 // Dispatched by an observer during a delivery: the store queues it behind the
                 // action under way, and so does the reference.
-                guard queued.count == 1 else { return store.dispatch(action) }
+                guard queued.count == 1 else {
+                    store.dispatch(action)
+                    return
+                }
                 store.dispatch(action)
                 // The reference: one action at a time, those dispatched meanwhile after it.
                 while let next = queued.first {

@@ -218,3 +218,24 @@ private func translations(for language: String) async throws -> [String] { [lang
     await store.receive(SettingsAction.translationsLoaded(["fr"])) { $0.translationsLoaded = true }
     await store.finish()
 }
+
+// MARK: awaiting what an action started
+
+private struct Refresh: Action, Equatable {}
+
+@MainActor
+@Test func storeTaskSamples() async {
+    let store = Store(initialState: 0, scheduler: TestScheduler())
+    let reducer = store.register(Reducer<Int, Refresh> { count, _ in count += 1 })
+    let (notifications, notify) = AsyncStream.makeStream(of: Void.self)
+
+    await store.dispatch(Refresh()).finish()   // the refresh's effects have all ended
+    let feed = store.dispatch(from: notifications.map { _ in Refresh() })
+
+    notify.yield()
+    notify.finish()
+    while store.state.value < 2 { await Task.yield() }
+    #expect(store.state.value == 2)
+    feed.disconnect()
+    reducer.disconnect()
+}

@@ -43,7 +43,8 @@ class Engine {
     /// Presentation routes by name; the newest registration still connected wins.
     var routes: [String: RegistrationList<RegisteredRoute>] = [:]
     /// Actions dispatched while one is being processed wait here, in order.
-    let actions = SerialQueue<any Action>()
+    /// Actions waiting to be processed, with the task of each that someone may await.
+    let actions = SerialQueue<(action: any Action, task: StoreTask?)>()
     var unhandledActionHandler: (any Action) -> Void = { _ in }
     var unhandledErrorHandler: (any Error) -> Void = Engine.reportUnhandledError
 
@@ -64,6 +65,8 @@ class Engine {
         unowned(unsafe) let owner: FocusNode?
         /// The concatenation whose current group started it, if any.
         let sequence: Int?
+        /// The task of the action that started it (directly or through a concatenation).
+        let cause: StoreTask?
     }
     var running: [Int: RunningEffect] = [:]
     /// The running effects and concatenations under each id.
@@ -85,6 +88,8 @@ class Engine {
         let ownerID: ObjectIdentifier?
         /// The concatenation whose current group started this one, if any.
         let parent: Int?
+        /// The task of the action that started it.
+        let cause: StoreTask?
     }
     var sequences: [Int: RunningSequence] = [:]
     var nextSequence = 0
@@ -118,6 +123,9 @@ class Engine {
     var pacingEffectCount: Int { pacers.count }
 
     deinit {
+        // Whoever awaits an action's effects is let go: they end with the store.
+        for (number, effect) in running { effect.cause?.ended(run: number) }
+        for (number, sequence) in sequences { sequence.cause?.ended(sequence: number) }
         for effect in running.values {
             effect.handle.cancel()
             effect.task.cancel()

@@ -7,17 +7,22 @@ import ReactiveCore
 
 extension Engine {
     /// Queues `action`; if no action is being processed, processes the queue in order.
-    func dispatch(_ action: any Action) {
-        actions.submit(action) { process($0) }
+    func dispatch(_ action: any Action, task: StoreTask? = nil) {
+        actions.submit((action, task)) { process($0.action, task: $0.task) }
     }
 
-    func process(_ action: any Action) {
+    func process(_ action: any Action, task: StoreTask?) {
         isProcessing = true
         let processed = reduce(action)
         let effects = pendingEffects
         pendingEffects.removeAll()
         isProcessing = false
-        for (steps, owner) in effects { start(steps, owner: owner) }
+        for (steps, owner) in effects {
+            // A task cancelled before its action was processed starts nothing; its
+            // cancellations still apply.
+            start(task?.isCancelled == true ? steps.filter(\.isCancellation) : steps, owner: owner, cause: task)
+        }
+        task?.markProcessed()
         if !afterAction.isEmpty {
             walkInOrder(afterAction, limit: nextToken) { body in
                 body(processed)

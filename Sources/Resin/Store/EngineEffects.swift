@@ -29,7 +29,7 @@ extension Engine {
         }
     }
 
-    func start(_ steps: [EffectStep], owner: FocusNode?, sequence: Int? = nil) {
+    func start(_ steps: [EffectStep], owner: FocusNode?, sequence: Int? = nil, cause: StoreTask? = nil) {
         // A focus whose part is gone (its element was removed, by the same action or since a
         // debounce took the effect) starts nothing: what it would start could never be
         // cancelled by the focus, which already went. Its cancellations still apply.
@@ -37,7 +37,7 @@ extension Engine {
         for step in steps {
             switch step {
             case .run(let ids, let operation):
-                startRun(ids: ids, operation, owner: owner, sequence: sequence)
+                startRun(ids: ids, operation, owner: owner, sequence: sequence, cause: cause)
             case .send(let action):
                 if takesEffectActionsManually {
                     // A test store receives it like any action an effect sends.
@@ -53,7 +53,7 @@ extension Engine {
             case .pace(let id, let rule, let pause, let inner):
                 pace(inner, id: id, rule: rule, pause: pause, owner: owner)
             case .concatenate(let ids, let groups):
-                startSequence(ids: ids, groups: groups, owner: owner, parent: sequence)
+                startSequence(ids: ids, groups: groups, owner: owner, parent: sequence, cause: cause)
             }
         }
     }
@@ -89,7 +89,7 @@ extension Engine {
 
     func startRun(
         ids: [EffectID], _ operation: @escaping @Sendable (Send<any Action>) async -> Void, owner: FocusNode?,
-        sequence: Int?
+        sequence: Int?, cause: StoreTask?
     ) {
         let number = nextEffect
         nextEffect += 1
@@ -101,7 +101,9 @@ extension Engine {
             await Dependencies.$current.withValue(dependencies) { await operation(send) }
             inbox.post(.finished(handle))
         }
-        running[number] = RunningEffect(ids: ids, handle: handle, task: task, owner: owner, sequence: sequence)
+        running[number] = RunningEffect(
+            ids: ids, handle: handle, task: task, owner: owner, sequence: sequence, cause: cause)
+        cause?.runs.insert(number)
         for id in ids { runningByID[id, default: []].insert(number) }
         owner?.ownedEffects.insert(number)
         if let sequence { sequences[sequence]?.members.insert(.run(number)) }
@@ -128,6 +130,7 @@ extension Engine {
         running[number] = nil
         for id in effect.ids { removeNumber(number, under: id, from: &runningByID) }
         effect.owner?.ownedEffects.remove(number)
+        effect.cause?.ended(run: number)
     }
 
     private func removeNumber(_ number: Int, under id: EffectID, from index: inout [EffectID: Set<Int>]) {
@@ -136,13 +139,28 @@ extension Engine {
         index[id] = numbers.isEmpty ? nil : numbers
     }
 
+    /// Cancels what `task`'s action started and still runs: its outermost concatenations
+    /// (with the parts they have not started), then its effects.
+    func cancel(_ task: StoreTask) {
+        for number in task.sequences {
+            // The ones it started inside its own go with them.
+            guard let sequence = sequences[number] else { continue }
+            if let parent = sequence.parent, task.sequences.contains(parent) { continue }
+            cancelSequence(number, advancingParent: true)
+        }
+        for number in task.runs { cancel(number: number) }
+        checkInvariants()
+    }
+
     // MARK: Concatenations
 
-    func startSequence(ids: [EffectID], groups: [[EffectStep]], owner: FocusNode?, parent: Int?) {
+    func startSequence(ids: [EffectID], groups: [[EffectStep]], owner: FocusNode?, parent: Int?, cause: StoreTask?) {
         let number = nextSequence
         nextSequence += 1
         sequences[number] = RunningSequence(
-            ids: ids, groups: groups[...], owner: owner, ownerID: owner.map(ObjectIdentifier.init), parent: parent)
+            ids: ids, groups: groups[...], owner: owner, ownerID: owner.map(ObjectIdentifier.init), parent: parent,
+            cause: cause)
+        cause?.sequences.insert(number)
         for id in ids { sequencesByID[id, default: []].insert(number) }
         if let parent { sequences[parent]?.members.insert(.sequence(number)) }
         advance(number, past: nil)
@@ -161,7 +179,7 @@ extension Engine {
                 return
             }
             sequences[number]?.groups.removeFirst()
-            start(group, owner: sequence.owner, sequence: number)
+            start(group, owner: sequence.owner, sequence: number, cause: sequence.cause)
         }
     }
 
@@ -169,6 +187,7 @@ extension Engine {
     private func endSequence(_ number: Int) {
         guard let sequence = sequences.removeValue(forKey: number) else { return }
         for id in sequence.ids { removeNumber(number, under: id, from: &sequencesByID) }
+        sequence.cause?.ended(sequence: number)
         if let parent = sequence.parent { advance(parent, past: .sequence(number)) }
     }
 
@@ -178,6 +197,7 @@ extension Engine {
     func cancelSequence(_ number: Int, advancingParent: Bool) {
         guard let sequence = sequences.removeValue(forKey: number) else { return }
         for id in sequence.ids { removeNumber(number, under: id, from: &sequencesByID) }
+        sequence.cause?.ended(sequence: number)
         for member in sequence.members {
             switch member {
             case .run(let run):

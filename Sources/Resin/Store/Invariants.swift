@@ -138,6 +138,9 @@ extension Engine {
                     resinCheck(
                         owner.ownedEffects.contains(number), "R4", "a running effect is not among its focus's effects")
                 }
+                if let cause = effect.cause {
+                    resinCheck(cause.runs.contains(number), "R6", "a running effect is not among its action's task's")
+                }
                 if let sequence = effect.sequence {
                     resinCheck(
                         sequences[sequence]?.members.contains(.run(number)) == true, "R6",

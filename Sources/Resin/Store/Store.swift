@@ -74,8 +74,32 @@ public final class Store<State> {
     /// Dispatches `action`: middleware sees it, then the reducers for its type run, in
     /// registration order. An action dispatched while another is being processed is queued
     /// and processed after it, in order; none is dropped.
-    public func dispatch(_ action: some Action) {
-        engine.dispatch(action)
+    ///
+    /// Returns the action's ``StoreTask``: await its ``StoreTask/finish()`` for every effect
+    /// the action started to end, or ``StoreTask/cancel()`` them.
+    @discardableResult
+    public func dispatch(_ action: some Action) -> StoreTask {
+        let task = StoreTask(engine: engine)
+        engine.dispatch(action, task: task)
+        return task
+    }
+
+    /// Dispatches each action `actions` yields, in order, on a task isolated to the caller's
+    /// actor (the store's domain), until the sequence ends or the returned connection
+    /// disconnects: the feed the other paradigms have. After a disconnect nothing more is
+    /// dispatched; `finished` runs once when the sequence ends on its own, with `nil` or the
+    /// error it threw.
+    ///
+    /// ```swift
+    /// let feed = store.dispatch(from: notifications.map { _ in Refresh() })
+    /// ```
+    public func dispatch<Actions: AsyncSequence>(
+        from actions: sending Actions,
+        isolation: isolated (any Actor) = #isolation,
+        finished: @escaping (Actions.Failure?) -> Void = { _ in }
+    ) -> Connection where Actions.Element: Action {
+        // Weak: the feed does not keep a store that its owner let go.
+        feedIsolated(actions, isolation: isolation, receive: { [weak self] in self?.dispatch($0) }, finished: finished)
     }
 
     /// Registers a reducer on this store's state; it runs while the returned connection is
