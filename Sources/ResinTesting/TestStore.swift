@@ -232,6 +232,78 @@ public final class TestStore<State: Equatable, Sent> {
         recordUnasserted(at: location, when: "at the end of the test")
     }
 
+    /// Waits for the next action an effect sends, checks that `matches` accepts it,
+    /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
+    ///
+    /// ```swift
+    /// await store.receive(where: { ($0 as? Loaded)?.items.count == 3 }) { $0.isLoading = false }
+    /// ```
+    ///
+    /// Non-exhaustive, actions before one it accepts are dispatched and skipped.
+    public func receive(
+        where matches: (any Action) -> Bool, _ update: (inout State) -> Void = { _ in },
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(describing: "an action the predicate accepts", matching: matches, update, location)
+    }
+
+    /// Dispatches the actions effects have sent and the test has not received, without
+    /// asserting what they change: for a test that does not care about them. With `strict`,
+    /// finding none is a failure.
+    ///
+    /// It first yields, so that effects that are about to send get to; an action an effect
+    /// sends later still has to be received or skipped.
+    public func skipReceivedActions(
+        strict: Bool = true,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        for _ in 0..<100 { await Task.yield() }
+        store.takeFinishedEffects()
+        let skipped = store.takeWaitingEffectActions()
+        if strict && skipped.isEmpty { location.record("There were no received actions to skip") }
+        for action in skipped { store.dispatch(action) }
+        recordReported(at: location)
+    }
+
+    /// Cancels the effects still running (and the concatenations, debounces and throttles
+    /// under way), so that the test can end without waiting for them. With `strict`, finding
+    /// none is a failure. Actions they already sent must still be received or skipped.
+    public func skipInFlightEffects(
+        strict: Bool = true,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        store.takeFinishedEffects()
+        let cancelled = store.cancelEveryEffectForTesting()
+        if strict && cancelled == 0 { location.record("There were no in-flight effects to skip") }
+        recordReported(at: location)
+    }
+
+    /// Checks the state without an action: `update` sets the parts of the state to check, with
+    /// absolute values (`$0.count = 2`), and the state must then be unchanged by it.
+    ///
+    /// ```swift
+    /// store.assert { $0.count = 2 }
+    /// ```
+    public func assert(
+        _ update: (inout State) -> Void,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        check(before: state, update, after: "the assertion", location)
+        recordReported(at: location)
+    }
+
+    /// Runs `body` with ``exhaustivity`` set to `exhaustivity`, then puts it back.
+    public func withExhaustivity(_ exhaustivity: Exhaustivity, _ body: () async -> Void) async {
+        let saved = self.exhaustivity
+        self.exhaustivity = exhaustivity
+        await body()
+        self.exhaustivity = saved
+    }
+
     fileprivate func receive(
         describing expected: String, matching matches: (any Action) -> Bool, _ update: (inout State) -> Void,
         _ location: FailureLocation

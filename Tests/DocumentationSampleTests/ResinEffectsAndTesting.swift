@@ -239,3 +239,31 @@ private struct Refresh: Action, Equatable {}
     feed.disconnect()
     reducer.disconnect()
 }
+
+// MARK: the test store's tools
+
+private struct Loaded: Action, Equatable { var items: [Int] }
+private struct StartLoading: Action, Equatable {}
+private struct LoadState: Equatable {
+    var count = 2
+    var isLoading = false
+}
+
+@Test func testStoreToolSamples() async {
+    let store = TestStore(initialState: LoadState()) { store in
+        [
+            store.register(
+                Reducer<LoadState, StartLoading> { state, _ in
+                    state.isLoading = true
+                    return .run { send in send(Loaded(items: [1, 2, 3])) }
+                }),
+            store.register(Reducer<LoadState, Loaded> { state, _ in state.isLoading = false }),
+        ]
+    }
+    store.send(StartLoading()) { $0.isLoading = true }
+
+    await store.receive(where: { ($0 as? Loaded)?.items.count == 3 }) { $0.isLoading = false }
+    store.assert { $0.count = 2 }
+
+    await store.finish()
+}

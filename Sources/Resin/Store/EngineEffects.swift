@@ -152,6 +152,19 @@ extension Engine {
         checkInvariants()
     }
 
+    /// Cancels every concatenation, effect, debounce and throttle under way; returns how
+    /// many there were.
+    func cancelEverything() -> Int {
+        let count = sequences.count + running.count + pacers.count
+        for (number, sequence) in sequences where sequence.parent == nil {
+            cancelSequence(number, advancingParent: false)
+        }
+        for number in running.keys { cancel(number: number) }
+        for id in Array(pacers.keys) { removePacer(id)?.cancel() }
+        checkInvariants()
+        return count
+    }
+
     // MARK: Concatenations
 
     func startSequence(ids: [EffectID], groups: [[EffectStep]], owner: FocusNode?, parent: Int?, cause: StoreTask?) {

@@ -365,6 +365,11 @@ extension Store {
     /// Forgets the effects that finished.
     package func takeFinishedEffects() { engine.takeFinished() }
 
+    /// Cancels every effect, concatenation, debounce and throttle under way (a test store's
+    /// `skipInFlightEffects`); returns how many there were.
+    @discardableResult
+    package func cancelEveryEffectForTesting() -> Int { engine.cancelEverything() }
+
     /// The errors effects threw that no `catch:` handler took, since the last call.
     package func takeUnhandledEffectErrors() -> [any Error] { engine.takeUnhandledErrors() }
 
