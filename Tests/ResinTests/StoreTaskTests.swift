@@ -84,6 +84,13 @@ private final class GatedStore {
     }
 }
 
+/// Whether `task` finishes within a bounded number of yields.
+@MainActor
+private func finishes(_ task: StoreTask) async -> Bool {
+    for _ in 0..<10_000 where !task.isFinished { await Task.yield() }
+    return task.isFinished
+}
+
 @Suite("Resin: awaiting and cancelling what an action started")
 @MainActor
 struct StoreTaskTests {
@@ -94,6 +101,12 @@ struct StoreTaskTests {
         let both = gated.store.dispatch(Both())
         #expect(!load.isFinished && !both.isFinished)
         gated.gates.open("a")
+        // Bounded, so that a task that never learns its effect ended fails instead of hanging.
+        guard await finishes(load) else {
+            Issue.record("the task did not finish once its effect ended")
+            gated.stop()
+            return
+        }
         await load.finish()
         #expect(load.isFinished && gated.store.state.value.log.contains("loaded a"))
         gated.gates.open("first")
@@ -101,6 +114,7 @@ struct StoreTaskTests {
         for _ in 0..<10 { await Task.yield() }
         #expect(!both.isFinished)
         gated.gates.open("second")
+        #expect(await finishes(both))
         await both.finish()
         #expect(gated.store.state.value.log.suffix(2) == ["loaded first", "loaded second"])
         gated.stop()
