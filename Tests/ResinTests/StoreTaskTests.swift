@@ -82,6 +82,12 @@ private final class GatedStore {
         pump?.cancel()
         registrations.removeAll()
     }
+
+    /// Records `failure` and stops: a task that does not finish fails its test, never hangs it.
+    func fail(_ failure: String) {
+        Issue.record(Comment(rawValue: failure))
+        stop()
+    }
 }
 
 /// Whether `task` finishes within a bounded number of yields.
@@ -114,7 +120,7 @@ struct StoreTaskTests {
         for _ in 0..<10 { await Task.yield() }
         #expect(!both.isFinished)
         gated.gates.open("second")
-        #expect(await finishes(both))
+        guard await finishes(both) else { return gated.fail("both did not finish") }
         await both.finish()
         #expect(gated.store.state.value.log.suffix(2) == ["loaded first", "loaded second"])
         gated.stop()
@@ -128,10 +134,12 @@ struct StoreTaskTests {
         #expect(gated.store.runningEffectCount == 2)
         both.cancel()
         #expect(both.isFinished && gated.store.runningEffectCount == 1)
+        guard await finishes(both) else { return gated.fail("both did not finish") }
         await both.finish()
         gated.gates.open("first")
         gated.gates.open("second")
         gated.gates.open("other")
+        guard await finishes(other) else { return gated.fail("other did not finish") }
         await other.finish()
         #expect(!gated.store.state.value.log.contains("loaded first"))
         #expect(gated.store.state.value.log.last == "loaded other")
@@ -153,6 +161,7 @@ struct StoreTaskTests {
         #expect(queued?.isFinished == true && gated.store.state.value.log == ["load first", "load queued"])
         #expect(gated.store.runningEffectCount == 1)
         first.cancel()
+        guard await finishes(first) else { return gated.fail("first did not finish") }
         await first.finish()
         _ = observer
         gated.stop()
@@ -163,6 +172,7 @@ struct StoreTaskTests {
         let gated = GatedStore()
         let task = gated.store.dispatch(Loaded(name: "direct"))
         #expect(task.isFinished)
+        guard await finishes(task) else { return gated.fail("task did not finish") }
         await task.finish()
         gated.stop()
     }
