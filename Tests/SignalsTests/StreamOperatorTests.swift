@@ -402,6 +402,16 @@ struct FlattenOperatorTests {
                     group.addTask { for value in 0..<200 { inner.fire(with: index * 1_000 + value) } }
                 }
             }
+            // Messages that waited while an inner connected, from other threads, are handed on
+            // by a global queue (so that connecting ends): wait until they have been.
+            let complete = await eventually {
+                let all = log.all
+                return (0..<4).allSatisfy { index in
+                    let last = all.last { $0 / 1_000 == index }
+                    return last == nil || last == index * 1_000 + 199
+                }
+            }
+            #expect(complete)
             // Each inner's messages after it connected pass, in the order sent.
             for index in 0..<4 {
                 let mine = log.all.filter { $0 / 1_000 == index }
@@ -427,6 +437,10 @@ struct FlattenOperatorTests {
                 group.addTask { for value in 1...20_000 { inner.fire(with: value) } }
                 group.addTask { for index in 0..<2_000 { outer.fire(with: index) } }
             }
+            // Messages that waited while the last connection connected, from the firing thread,
+            // are handed on by a global queue (so that connecting ends): wait until they have
+            // been.
+            #expect(await eventually { log.all.last == 20_000 })
             let values = log.all
             // Each connection's replay is the newest message remembered, so nothing goes back
             // (a message the previous connection passed may come again as the replay). A
