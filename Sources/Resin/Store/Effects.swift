@@ -125,7 +125,7 @@ public struct Effect<Sent>: Sendable {
         concatenate(effects)
     }
 
-    /// These effects one after another; see ``concatenate(_:)-(Effect...)``.
+    /// These effects one after another; see ``concatenate(_:)-(Effect<Sent>...)``.
     public static func concatenate(_ effects: [Effect]) -> Effect {
         let groups = effects.map(\.steps).filter { !$0.isEmpty }
         if groups.count <= 1 { return Effect(steps: groups.first ?? []) }

@@ -75,7 +75,7 @@ public final class Store<State> {
     /// registration order. An action dispatched while another is being processed is queued
     /// and processed after it, in order; none is dropped.
     ///
-    /// Returns the action's ``StoreTask``: await its ``StoreTask/finish()`` for every effect
+    /// Returns the action's ``StoreTask``: await its ``StoreTask/finish(isolation:)`` for every effect
     /// the action started to end, or ``StoreTask/cancel()`` them.
     @discardableResult
     public func dispatch(_ action: some Action) -> StoreTask {

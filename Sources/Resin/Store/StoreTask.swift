@@ -1,4 +1,4 @@
-/// The effects one dispatched action started: await them with ``finish()``, stop them with
+/// The effects one dispatched action started: await them with ``finish(isolation:)``, stop them with
 /// ``cancel()``. ``Store/dispatch(_:)`` returns it (discardable).
 ///
 /// ```swift
@@ -10,7 +10,7 @@
 /// (each is dispatched on its own), nor the effect a debounce or throttle the action asked for
 /// lets out later: the debounce or throttle counts as done once it has taken the effect.
 ///
-/// Like its store, a task lives in the store's isolation domain: call ``finish()`` and
+/// Like its store, a task lives in the store's isolation domain: call ``finish(isolation:)`` and
 /// ``cancel()`` there. With a store in a test store, end the test with the test store's
 /// `finish()`, which also takes the actions the effects sent.
 public final class StoreTask {
