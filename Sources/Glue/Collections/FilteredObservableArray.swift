@@ -11,16 +11,19 @@ extension ObservableArrayType {
 
 /// An observable array of the included elements; made by ``ObservableArrayType/filter(_:)``.
 ///
-/// Cost of one edit: one predicate call per new element, plus translating the base index
-/// into the filtered index, which counts included elements before it (linear in the
-/// index, over a compact array of flags).
+/// Cost of one edit: one predicate call per new element, and O(log n) to translate the base
+/// index into the filtered one (the included elements before it are counted in a positional
+/// tree of flags) and to insert or remove the element. Its `value` is built when first read
+/// after a change, O(n); ``count`` and ``subscript(_:)`` read the tree.
 public final class FilteredObservableArray<Base: ObservableArrayType>: ObservableArrayType {
     /// The type of the elements.
     public typealias Element = Base.Element
 
-    /// The included elements, in the base's order.
-    public private(set) var value: [Base.Element]
-    private var included: [Bool]
+    /// The included elements, in the base's order: O(log n) to insert or remove one.
+    private var elements: TreeElements<Base.Element>
+    /// One flag per base element, marked when included: counts the included ones before an
+    /// index in O(log n).
+    private var included: PositionalTree<Void>
     private let base: Base
     private let isIncluded: (Base.Element) -> Bool
     private let follower = ChangeFollower<ArrayChange<Base.Element>, ArrayChange<Base.Element>>()
@@ -28,19 +31,29 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
     init(base: Base, isIncluded: @escaping (Base.Element) -> Bool) {
         self.base = base
         self.isIncluded = isIncluded
-        included = base.value.map(isIncluded)
-        value = zip(base.value, included).compactMap { $1 ? $0 : nil }
+        let flags = base.value.map(isIncluded)
+        included = PositionalTree()
+        for flag in flags { included.insert((), at: included.count, marked: flag) }
+        elements = TreeElements(zip(base.value, flags).compactMap { $1 ? $0 : nil })
         follower.signal.owner = self
         follower.follow(base.updates) { [unowned self] change in translate(change) }
     }
+
+    /// The included elements, in the base's order. Built from the tree when first read after
+    /// a change, O(n).
+    public var value: [Base.Element] { elements.array() }
+
+    /// The number of included elements, O(1).
+    public var count: Int { elements.tree.count }
+
+    /// The included element at `index`, O(log n).
+    public subscript(index: Int) -> Base.Element { elements.tree[index] }
 
     /// The filtered array's transactions.
     public var updates: Source<Update<ArrayChange<Base.Element>>> { follower.signal.source }
 
     private func filteredIndex(of index: Int) -> Int {
-        var count = 0
-        for flag in included[..<index] where flag { count += 1 }
-        return count
+        included.markedCount(before: index)
     }
 
     private func translate(_ change: ArrayChange<Base.Element>) -> ArrayChange<Base.Element> {
@@ -50,7 +63,7 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
                 "a change for \(change.initialCount) elements reached a filter of \(included.count)")
             defer { _checkInvariants() }
         #endif
-        var output = ArrayChange<Base.Element>(initialCount: value.count)
+        var output = ArrayChange<Base.Element>(initialCount: elements.tree.count)
         for modification in change.modifications {
             switch modification {
             case .insert(let element, let index):
@@ -58,18 +71,18 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
             case .remove(let element, let index):
                 remove(element, at: index, into: &output)
             case .replace(let old, let index, let new):
-                let (wasIncluded, isNowIncluded) = (included[index], isIncluded(new))
+                let (wasIncluded, isNowIncluded) = (included.isMarked(at: index), isIncluded(new))
                 let position = filteredIndex(of: index)
-                included[index] = isNowIncluded
+                included.setMarked(isNowIncluded, at: index)
                 switch (wasIncluded, isNowIncluded) {
                 case (true, true):
-                    value[position] = new
+                    elements.edit { $0[position] = new }
                     output.add(.replace(old, at: position, with: new))
                 case (true, false):
-                    value.remove(at: position)
+                    elements.edit { $0.remove(at: position) }
                     output.add(.remove(old, at: position))
                 case (false, true):
-                    value.insert(new, at: position)
+                    elements.edit { $0.insert(new, at: position) }
                     output.add(.insert(new, at: position))
                 case (false, false):
                     break
@@ -90,16 +103,16 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
         let include = isIncluded(element)
         if include {
             let position = filteredIndex(of: index)
-            value.insert(element, at: position)
+            elements.edit { $0.insert(element, at: position) }
             output.add(.insert(element, at: position))
         }
-        included.insert(include, at: index)
+        included.insert((), at: index, marked: include)
     }
 
     private func remove(_ element: Base.Element, at index: Int, into output: inout ArrayChange<Base.Element>) {
-        if included[index] {
+        if included.isMarked(at: index) {
             let position = filteredIndex(of: index)
-            value.remove(at: position)
+            elements.edit { $0.remove(at: position) }
             output.add(.remove(element, at: position))
         }
         included.remove(at: index)
@@ -113,10 +126,9 @@ extension FilteredObservableArray {
     /// flags set. Does nothing unless the module is built with `GLUE_INTERNAL_CHECKS`.
     package func _checkInvariants() {
         #if GLUE_INTERNAL_CHECKS
-            let flagged = included.reduce(0) { $0 + ($1 ? 1 : 0) }
             glueCheck(
-                flagged == value.count, "G3",
-                "\(flagged) elements flagged included, \(value.count) in the filtered array")
+                included.markedTotal == elements.tree.count, "G3",
+                "\(included.markedTotal) elements flagged included, \(elements.tree.count) in the filtered array")
         #endif
     }
 }
