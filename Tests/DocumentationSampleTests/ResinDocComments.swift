@@ -438,3 +438,82 @@ private func receiveForms(_ store: TestStore<CounterState, Counter>) async {
     await store.receive(\.factResponse) { $0.fact = "1 is a good number." }
     await store.receive(\.factResponse, "1 is a good number.") { $0.fact = "1 is a good number." }
 }
+
+// MARK: Typed navigation
+
+private struct NavDetail: Equatable, Sendable { var id: Int; var text = "" }
+private struct NavSettings: Equatable, Sendable {}
+private struct NavEditor: Equatable, Sendable { var text = "" }
+private struct NavSave: Action {}
+private struct NavToggle: Action {}
+
+@Test("Typed navigation's doc comment samples push, pop, present and dismiss")
+@MainActor func typedNavigationDocSamples() async {
+    enum Path: Equatable, Sendable {
+        case detail(Detail)
+        case settings(Settings)
+    }
+
+    struct AppState: Equatable {
+        var path = StackState<Path>()
+    }
+    typealias Detail = NavDetail
+    typealias Settings = NavSettings
+
+    enum Destination: Equatable, Sendable {
+        case editor(NavEditor)
+        case alert(String)
+        static let editor = CaseKey(Destination.editor) { if case .editor(let value) = $0 { value } else { nil } }
+    }
+    struct App: Equatable {
+        var path = StackState<Path>()
+        var destination: Destination?
+    }
+    let detailCase = CaseKey(Path.detail) { if case .detail(let value) = $0 { value } else { nil } }
+    let detailReducer = Reducer<NavDetail, NavToggle> { detail, _ in detail.text += "!" }
+    let settingsReducer = Reducer<Path, NavToggle> { _, _ in }
+    let editorReducer = Reducer<NavEditor, NavToggle> { editor, _ in editor.text += "?" }
+    let message = "Saved"
+    let store = Store(initialState: App())
+    do {
+        let navigation = store.stack(\.path) { id, screen in
+            switch screen.state.value {
+            case .detail: screen.focus(\.self, case: detailCase).register(presentOnly: detailReducer)
+            case .settings, nil: screen.register(presentOnly: settingsReducer)
+            }
+        }
+        store.dispatch(StackAction.push(Path.detail(Detail(id: 8))))
+        store.dispatch(NavToggle())
+        #expect(store.state.value.path.first == .detail(Detail(id: 8, text: "!")))
+        store.dispatch(StackAction.push(Path.detail(Detail(id: 7))))
+        store.dispatch(StackAction<Path>.popToRoot())
+        #expect(store.state.value.path.isEmpty)
+        navigation.disconnect()
+    }
+    do {
+        let sheet = store.presentation(\.destination) { destination in
+            destination.focus(\.self, case: Destination.editor).whilePresent { editor in
+                editor.register(presentOnly: editorReducer)
+            }
+        }
+        store.dispatch(PresentationAction.present(Destination.alert(message)))
+        store.dispatch(PresentationAction<Destination>.dismiss())
+        #expect(store.state.value.destination == nil)
+        store.dispatch(PresentationAction.present(Destination.editor(NavEditor())))
+        store.dispatch(NavToggle())
+        #expect(store.state.value.destination == .editor(NavEditor(text: "?")))
+        sheet.disconnect()
+    }
+    #expect(AppState().path.isEmpty)
+}
+
+private struct Draft: Sendable {}
+private struct SavingAPI: Sendable { func save(_ draft: Draft) async throws {} }
+
+private func dismissSample(api: SavingAPI, draft: Draft) -> Effect<NavSave> {
+    return .run { send in
+        @Dependency(\.dismiss) var dismiss
+        try await api.save(draft)
+        dismiss()
+    }
+}

@@ -23,29 +23,44 @@ public struct PresentationID: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     }
 }
 
-/// Navigation as state: the stack of pushed screens, bottom first, and a sheet presented
-/// over them.
+/// Navigation by name: the stack of pushed screens, bottom first, and a sheet presented over
+/// them, each a ``PresentationID``.
 ///
-/// Navigation changes only through ``Navigate`` actions, like any other state, so it is
-/// observable, testable and restorable. A platform layer observes it and turns each
-/// ``PresentationID`` into a screen through the registered ``PresentationRoute``s.
+/// A thin layer over typed navigation: the stack is a ``StackState`` of presentation ids
+/// (``path``), so each screen has a stable ``StackElementID`` and can be followed with
+/// ``Store/stack(_:name:_:)`` like any typed stack; ``Navigate`` actions are stack operations.
+/// A platform layer observes it and turns each ``PresentationID`` into a screen through the
+/// registered ``PresentationRoute``s.
 public struct NavigationState: Equatable, Sendable {
-    /// The pushed screens, bottom first; the last is on top.
-    public var stack: [PresentationID]
+    /// The pushed screens with their ids, bottom first.
+    public var path: StackState<PresentationID>
     /// The screen presented as a sheet over the stack, if any.
     public var sheet: PresentationID?
 
     /// A stack holding `stack`, with `sheet` presented over it.
     public init(_ stack: [PresentationID] = [], sheet: PresentationID? = nil) {
-        self.stack = stack
+        path = StackState(stack)
         self.sheet = sheet
     }
 
+    /// The pushed screens, bottom first; the last is on top. Setting it replaces the path
+    /// (``StackState/replace(with:)``).
+    public var stack: [PresentationID] {
+        get { Array(path) }
+        set { path.replace(with: newValue) }
+    }
+
     /// The screen on top, if any.
-    public var top: PresentationID? { stack.last }
+    public var top: PresentationID? { path.last }
+
+    /// Whether both show the same screens and sheet (the stacks' ids are not compared).
+    public static func == (lhs: NavigationState, rhs: NavigationState) -> Bool {
+        lhs.sheet == rhs.sheet && lhs.path.elementsEqual(rhs.path)
+    }
 }
 
-/// Changes the navigation stack.
+/// Changes the navigation stack by name; each case is a ``StackAction`` on
+/// ``NavigationState/path`` (or sets the sheet).
 public enum Navigate: Action, Equatable {
     /// Presents `id` on top.
     case push(PresentationID)
@@ -72,17 +87,17 @@ extension Parcel where State == NavigationState {
                 Reducer<NavigationState, Navigate> { navigation, action in
                     switch action {
                     case .push(let id):
-                        navigation.stack.append(id)
+                        navigation.path.apply(.push(id))
                     case .pop:
-                        _ = navigation.stack.popLast()
+                        navigation.path.apply(.pop(count: 1))
                     case .popTo(let id):
-                        if let index = navigation.stack.lastIndex(of: id) {
-                            navigation.stack.removeSubrange((index + 1)...)
+                        if let index = navigation.path.lastIndex(of: id) {
+                            navigation.path.apply(.popTo(navigation.path.ids[index]))
                         }
                     case .popToRoot:
-                        navigation.stack.removeAll()
+                        navigation.path.apply(.popToRoot)
                     case .replace(let stack):
-                        navigation.stack = stack
+                        navigation.path.apply(.setPath(stack))
                     case .present(let sheet):
                         navigation.sheet = sheet
                     case .dismiss:
@@ -186,7 +201,7 @@ extension Store {
     public func presentations<Presentation>(
         of navigation: NavigationState, as type: Presentation.Type = Presentation.self
     ) -> [Presentation] {
-        navigation.stack.map { presentation(of: $0, as: type) }
+        navigation.path.map { presentation(of: $0, as: type) }
     }
 
     /// The screen for `id` (a sheet, or one screen of a stack), made by its registered route.

@@ -127,7 +127,7 @@ extension Store {
 
     /// Keeps one connection per id in `ids`, made by `make` when an id appears and ended
     /// when it disappears.
-    fileprivate func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID) -> Connection) -> Connection {
+    func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID) -> Connection) -> Connection {
         let live = LiveConnections<ID>()
         let observer = ids.observe { current in
             guard live.isActive else { return }

@@ -32,6 +32,9 @@ class Engine {
     let scheduler: any Scheduler
     /// What effects get as ``Dependencies/current``.
     var dependencies: Dependencies
+    /// How many foci have a ``FocusNode/dependencyOverride``; while none has, an effect
+    /// starts without looking for one.
+    var overridingFoci = 0
 
     /// Orders every registration of this engine (and is its token).
     var nextToken = 0

@@ -96,7 +96,7 @@ extension Engine {
         let handle = EffectHandle(number: number)
         let send = Send<any Action>(inbox: inbox, handle: handle)
         let inbox = inbox
-        let dependencies = dependencies
+        let dependencies = overridingFoci == 0 ? dependencies : dependencies(for: owner, send: send)
         let task = Task {
             await Dependencies.$current.withValue(dependencies) { await operation(send) }
             inbox.post(.finished(handle))
@@ -107,6 +107,20 @@ extension Engine {
         for id in ids { runningByID[id, default: []].insert(number) }
         owner?.ownedEffects.insert(number)
         if let sequence { sequences[sequence]?.members.insert(.run(number)) }
+    }
+
+    /// The store's dependencies as changed by the overrides of `owner` and the foci it is
+    /// inside, the outermost first, so the nearest wins.
+    func dependencies(for owner: FocusNode?, send: Send<any Action>) -> Dependencies {
+        var overrides: [DependencyOverride] = []
+        var node = owner
+        while let current = node {
+            if let override = current.dependencyOverride { overrides.append(override) }
+            node = current.parent
+        }
+        var result = dependencies
+        for override in overrides.reversed() { override(&result, send) }
+        return result
     }
 
     /// Cancels the concatenations and the effects running under `id`; forgets them at once.

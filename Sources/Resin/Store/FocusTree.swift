@@ -1,3 +1,6 @@
+/// Changes the dependencies of one effect, which sends with the given `Send`.
+typealias DependencyOverride = (inout Dependencies, Send<any Action>) -> Void
+
 /// Where a focus's part lies in its parent's state, as far as the store can tell. It decides
 /// which other foci an action must refresh: two foci beside each other are refreshed together
 /// only when their regions may overlap.
@@ -70,6 +73,9 @@ final class FocusNode {
     var ownedEffects: Set<Int> = []
     /// Debounces and throttles this focus's registrations asked for.
     var ownedPacers: Set<EffectID> = []
+    /// What this focus changes in the dependencies of effects started by registrations on it
+    /// or inside it (a presented child's `dismiss`); see ``Engine/dependencies(for:send:)``.
+    var dependencyOverride: DependencyOverride?
 
     // Children are not retained: each removes itself in its deinit.
     private var byKey: [FocusKey: Unowned] = [:]

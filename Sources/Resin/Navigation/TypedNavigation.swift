@@ -1,0 +1,322 @@
+import Foundation
+
+/// Changes a ``StackState``: push, pop, pop to or from an element, pop to the root, or set the
+/// whole path (a deep link).
+///
+/// ```swift
+/// store.dispatch(StackAction.push(Path.detail(Detail(id: 7))))
+/// store.dispatch(StackAction<Path>.popToRoot())
+/// ```
+///
+/// The reducer ``Store/stack(_:name:_:)`` registers handles them. A stack registered with a
+/// `name` handles only the actions naming it (`in: name`), and an unnamed one only those naming
+/// none, so several stacks of one element type (one per row, say) stay apart.
+public struct StackAction<Element: Sendable>: RoutedAction {
+    /// What to do to the stack.
+    public enum Operation: Sendable {
+        /// Push an element on top.
+        case push(Element)
+        /// Pop this many elements from the top (all, if there are fewer).
+        case pop(count: Int)
+        /// Pop every element above the one with this id.
+        case popTo(StackElementID)
+        /// Pop the element with this id and every element above it (what its `dismiss` does).
+        case popFrom(StackElementID)
+        /// Pop every element.
+        case popToRoot
+        /// Replace every element (``StackState/replace(with:)``).
+        case setPath([Element])
+    }
+
+    /// What to do to the stack.
+    public var operation: Operation
+    /// The name of the stack it is for; `nil` for an unnamed stack.
+    public var stack: String?
+
+    /// `operation`, on the stack named `stack`.
+    public init(_ operation: Operation, in stack: String? = nil) {
+        self.operation = operation
+        self.stack = stack
+    }
+
+    /// The stack it is for.
+    public var route: String? { stack }
+
+    /// Pushes `element` on top of the stack named `stack`.
+    public static func push(_ element: Element, in stack: String? = nil) -> StackAction {
+        StackAction(.push(element), in: stack)
+    }
+
+    /// Pops `count` elements (default one) from the stack named `stack`.
+    public static func pop(count: Int = 1, in stack: String? = nil) -> StackAction {
+        StackAction(.pop(count: count), in: stack)
+    }
+
+    /// Pops every element above `id` in the stack named `stack`.
+    public static func popTo(_ id: StackElementID, in stack: String? = nil) -> StackAction {
+        StackAction(.popTo(id), in: stack)
+    }
+
+    /// Pops `id` and every element above it in the stack named `stack`.
+    public static func popFrom(_ id: StackElementID, in stack: String? = nil) -> StackAction {
+        StackAction(.popFrom(id), in: stack)
+    }
+
+    /// Pops every element of the stack named `stack`.
+    public static func popToRoot(in stack: String? = nil) -> StackAction {
+        StackAction(.popToRoot, in: stack)
+    }
+
+    /// Replaces the elements of the stack named `stack` with `elements`, bottom first.
+    public static func setPath(_ elements: [Element], in stack: String? = nil) -> StackAction {
+        StackAction(.setPath(elements), in: stack)
+    }
+}
+
+extension StackAction.Operation: Equatable where Element: Equatable {}
+extension StackAction: Equatable where Element: Equatable {}
+extension StackAction.Operation: Codable where Element: Codable {}
+extension StackAction: Codable where Element: Codable {}
+
+extension StackState {
+    /// Applies `operation`.
+    ///
+    /// - Precondition: A `.pop` count is not negative.
+    public mutating func apply(_ operation: StackAction<Element>.Operation) {
+        switch operation {
+        case .push(let element): append(element)
+        case .pop(let count): removeLast(count)
+        case .popTo(let id): pop(to: id)
+        case .popFrom(let id): pop(from: id)
+        case .popToRoot: removeAll()
+        case .setPath(let elements): replace(with: elements)
+        }
+    }
+}
+
+/// Presents or dismisses an optional child state (a sheet, an alert, a confirmation).
+///
+/// ```swift
+/// store.dispatch(PresentationAction.present(Destination.alert(message)))
+/// store.dispatch(PresentationAction<Destination>.dismiss())
+/// ```
+///
+/// The reducer ``Store/presentation(_:name:_:)`` registers handles them; names keep several
+/// presentations of one type apart, as ``StackAction``'s do.
+public struct PresentationAction<Child: Sendable>: RoutedAction {
+    /// What to do.
+    public enum Operation: Sendable {
+        /// Set the child (replacing any child presented).
+        case present(Child)
+        /// Set the child to `nil`.
+        case dismiss
+    }
+
+    /// What to do.
+    public var operation: Operation
+    /// The name of the presentation it is for; `nil` for an unnamed one.
+    public var presentation: String?
+
+    /// `operation`, on the presentation named `presentation`.
+    public init(_ operation: Operation, in presentation: String? = nil) {
+        self.operation = operation
+        self.presentation = presentation
+    }
+
+    /// The presentation it is for.
+    public var route: String? { presentation }
+
+    /// Presents `child` in the presentation named `presentation`.
+    public static func present(_ child: Child, in presentation: String? = nil) -> PresentationAction {
+        PresentationAction(.present(child), in: presentation)
+    }
+
+    /// Dismisses the child of the presentation named `presentation`.
+    public static func dismiss(in presentation: String? = nil) -> PresentationAction {
+        PresentationAction(.dismiss, in: presentation)
+    }
+}
+
+extension PresentationAction.Operation: Equatable where Child: Equatable {}
+extension PresentationAction: Equatable where Child: Equatable {}
+extension PresentationAction.Operation: Codable where Child: Codable {}
+extension PresentationAction: Codable where Child: Codable {}
+
+/// Dismisses the presented child or the stack element whose effect calls it.
+///
+/// ```swift
+/// return .run { send in
+///     @Dependency(\.dismiss) var dismiss
+///     try await api.save(draft)
+///     dismiss()
+/// }
+/// ```
+///
+/// Inside an element of a stack followed with ``Store/stack(_:name:_:)`` it sends
+/// ``StackAction/popFrom(_:in:)`` for that element; inside a child presented with
+/// ``Store/presentation(_:name:_:)``, ``PresentationAction/dismiss(in:)``. It is a real action
+/// (middleware, a test store and a history see it), sent as the effect's `send` would send it,
+/// so it does nothing once the effect was cancelled. The pop or dismissal then cancels the
+/// effect itself with every other effect of the child: code after `dismiss()` runs only until
+/// its next suspension point checks for cancellation.
+///
+/// Called anywhere else (an effect of a focus that is neither presented nor in a stack), it
+/// does nothing but write a warning to standard error.
+public struct DismissEffect: Sendable {
+    let dismiss: @Sendable () -> Void
+
+    /// A dismissal that calls `dismiss`: for tests of a child on its own.
+    public init(_ dismiss: @escaping @Sendable () -> Void) {
+        self.dismiss = dismiss
+    }
+
+    /// Dismisses the child.
+    public func callAsFunction() {
+        dismiss()
+    }
+}
+
+/// The key of ``Dependencies/dismiss``.
+public enum DismissKey: DependencyKey {
+    /// Warns that nothing is presented.
+    public static var liveValue: DismissEffect {
+        DismissEffect {
+            FileHandle.standardError.write(
+                Data(
+                    "Resin: dismiss() was called by an effect of a focus that is neither presented nor in a stack; nothing happens\n"
+                        .utf8))
+        }
+    }
+
+    /// The same as the live value: every store gives presented children their own.
+    public static var testValue: DismissEffect { liveValue }
+}
+
+extension Dependencies {
+    /// Dismisses the presented child or stack element whose effect reads it (see
+    /// ``DismissEffect``).
+    public var dismiss: DismissEffect {
+        get { self[DismissKey.self] }
+        set { self[DismissKey.self] = newValue }
+    }
+}
+
+extension Store {
+    /// A store on the element with `id` of the stack at `path`: `nil` once it is popped.
+    ///
+    /// Setting the element to `nil` pops it and every element above it; setting a value while
+    /// it is absent does nothing. Finding the element costs O(1) however deep the stack is,
+    /// and an action on one element refreshes no other element's focus.
+    public func focus<Element>(_ path: WritableKeyPath<State, StackState<Element>>, id: StackElementID) -> Store<
+        Element?
+    > {
+        focus(
+            key: FocusKey(path: path, id: AnyHashable(id)),
+            region: .element(collection: path, collectionBytes: FocusRegion.storedBytes(of: path), id: AnyHashable(id)),
+            get: { $0[keyPath: path][id: id] },
+            modify: { state, body in body(&state[keyPath: path][id: id]) })
+    }
+
+    /// Runs the stack at `path`: registers the reducer for its ``StackAction``s, and calls
+    /// `body` with a focused store for each element, now and whenever one is pushed, ending
+    /// what `body` returned when the element is popped.
+    ///
+    /// ```swift
+    /// let navigation = store.stack(\.path) { id, screen in
+    ///     switch screen.state.value {
+    ///     case .detail: screen.focus(\.self, case: detailCase).register(presentOnly: detailReducer)
+    ///     case .settings, nil: screen.register(presentOnly: settingsReducer)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Popping an element ends its registrations and cancels every effect they started (its
+    /// focus's part is gone); effects started by registrations inside an element read a
+    /// ``Dependencies/dismiss`` that pops it. `body` runs for the elements there now, bottom
+    /// first, then while the action that pushes one propagates, so the element's reducers see
+    /// the next action. A deep link (``StackAction/setPath(_:in:)``, or any action that sets
+    /// the path) is one action: every element is followed before the next action.
+    ///
+    /// With a `name`, the stack handles only the ``StackAction``s naming it and its elements
+    /// dismiss with it; without one, only the actions naming no stack. The returned connection
+    /// unregisters the reducer and ends every element's registrations; while connected it
+    /// keeps the store alive.
+    public func stack<Element: Sendable>(
+        _ path: WritableKeyPath<State, StackState<Element>>, name: String? = nil,
+        _ body: @escaping (StackElementID, Store<Element?>) -> Connection
+    ) -> Connection {
+        let stackStore = focus(path)
+        let reducer = stackStore.register(
+            Reducer<StackState<Element>, StackAction<Element>>(route: name) { stack, action in
+                stack.apply(action.operation)
+            })
+        let elements = follow(stackStore.state.map(\.ids)) { id in
+            let element = self.focus(path, id: id)
+            return element.presented(body(id, element)) { send in
+                send(StackAction<Element>.popFrom(id, in: name))
+            }
+        }
+        return Connection(isolated: {
+            elements.disconnect()
+            reducer.disconnect()
+        })
+    }
+
+    /// Runs the presentation of the optional child at `path` (a sheet, an alert, a
+    /// confirmation; for several kinds, an enum): registers the reducer for its
+    /// ``PresentationAction``s, and calls `body` with the child's store whenever the child
+    /// becomes present, ending what `body` returned when it is dismissed.
+    ///
+    /// ```swift
+    /// let sheet = store.presentation(\.destination) { destination in
+    ///     destination.focus(\.self, case: Destination.editor).whilePresent { editor in
+    ///         editor.register(presentOnly: editorReducer)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Dismissing the child (``PresentationAction/dismiss(in:)``, a reducer setting it to
+    /// `nil`, or ``Dependencies/dismiss`` in an effect started inside it) ends its
+    /// registrations and cancels every effect they started. Presenting over a presented child
+    /// replaces its state and keeps its registrations and effects; dismiss it first for a
+    /// fresh start. Names work as ``stack(_:name:_:)``'s do.
+    public func presentation<Child: Sendable>(
+        _ path: WritableKeyPath<State, Child?>, name: String? = nil,
+        _ body: @escaping (Store<Child?>) -> Connection
+    ) -> Connection {
+        let child = focus(path)
+        let reducer = child.register(
+            Reducer<Child?, PresentationAction<Child>>(route: name) { child, action in
+                switch action.operation {
+                case .present(let presented): child = presented
+                case .dismiss: child = nil
+                }
+            })
+        let presence = child.whilePresent { child in
+            child.presented(body(child)) { send in send(PresentationAction<Child>.dismiss(in: name)) }
+        }
+        return Connection(isolated: {
+            presence.disconnect()
+            reducer.disconnect()
+        })
+    }
+
+    /// Gives the effects of registrations on this focus and inside it a ``Dependencies/dismiss``
+    /// that sends what `dismissal` sends, until `connection` ends; returns the connection
+    /// that ends both.
+    private func presented(
+        _ connection: Connection, dismissal: @escaping @Sendable (Send<any Action>) -> Void
+    ) -> Connection {
+        let node = node
+        let override: DependencyOverride = { dependencies, send in
+            dependencies.dismiss = DismissEffect { dismissal(send) }
+        }
+        node.dependencyOverride = override
+        engine.overridingFoci += 1
+        return Connection(isolated: {
+            connection.disconnect()
+            node.dependencyOverride = nil
+            node.engine?.overridingFoci -= 1
+        })
+    }
+}
