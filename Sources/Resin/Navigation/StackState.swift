@@ -20,6 +20,7 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable, CustomStr
         rawValue = value
     }
 
+    /// Whether `lhs` was given before `rhs` (by the same stack).
     public static func < (lhs: StackElementID, rhs: StackElementID) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
