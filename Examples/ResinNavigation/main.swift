@@ -1,9 +1,11 @@
-// `swift run resin-navigation`: Resin's navigation as state, rendered in a terminal.
+// `swift run resin-navigation`: Resin's typed navigation, rendered in a terminal.
 //
-// Type commands (or pass `--script FILE`): `open N` opens todo N, `back` pops, `home` pops
-// to the list, `add TITLE` adds a todo, `about` presents the about sheet, `close` dismisses
-// it, `quit` ends. After each command the screen stack (and the sheet over it) is rendered
-// from the state by the registered presentation routes.
+// Type commands (or pass `--script FILE`): `open N` pushes todo N's screen, `rename TITLE`
+// edits the title on the top screen, `save` saves it (an effect that then dismisses the
+// screen), `back` pops, `home` pops to the list, `link N M …` sets the whole stack at once (a
+// deep link), `add TITLE` adds a todo, `about` presents the about sheet, `close` dismisses
+// it, `quit` ends. After each command the list, the stack of screens and the sheet are
+// rendered from the state.
 
 import Foundation
 import Resin
@@ -13,63 +15,115 @@ struct Todo: Identifiable, Equatable {
     var title: String
 }
 
+/// One screen of the stack: a todo being looked at, with the title typed so far.
+struct TodoScreen: Equatable, Sendable {
+    var todoID: Int
+    var draft: String?
+}
+
+enum Screen: Equatable, Sendable {
+    case todo(TodoScreen)
+    static let todo = CaseKey(Screen.todo) { if case .todo(let value) = $0 { value } else { nil } }
+}
+
+enum Sheet: Equatable, Sendable {
+    case about
+}
+
 struct AppState: Equatable {
     var todos: [Todo] = [Todo(id: 1, title: "Buy milk"), Todo(id: 2, title: "Walk the dog")]
-    var navigation = NavigationState(["list"])
+    var path = StackState<Screen>()
+    var sheet: Sheet?
 }
 
 struct AddTodo: Action { var title: String }
+struct Rename: Action { var title: String }
+struct SaveTodo: Action {}
+struct TodoSaved: Action { var todoID: Int; var title: String }
+struct DeepLink: Action { var todoIDs: [Int] }
 
-/// The todos module: its reducer stays private; the app registers the parcel. Its routes make
-/// their screens from the store the parcel is registered on (the app's todos, focused).
-let todosParcel: Parcel<[Todo]> = {
-    Parcel(
-        reducers: [
-            ParcelReducer(
-                Reducer<[Todo], AddTodo> { todos, action in
-                    todos.append(Todo(id: (todos.map(\.id).max() ?? 0) + 1, title: action.title))
-                })
-        ],
-        routes: [
-            PresentationRoute<String>("list") { (_, todos: Store<[Todo]>) in
-                "Todos\n" + todos.state.value.map { "  \($0.id). \($0.title)" }.joined(separator: "\n")
-            }.erased,
-            PresentationRoute<String>("todo") { (id, todos: Store<[Todo]>) in
-                let todo = todos.state.value.first { String($0.id) == id.parameter }
-                return "Todo \(id.parameter ?? "?"): \(todo?.title ?? "(no such todo)")"
-            }.erased,
-        ])
-}()
+/// Where saved titles go: a server in a real app; here, a line on standard error.
+struct TodoStorage: Sendable {
+    var save: @Sendable (_ todoID: Int, _ title: String) async throws -> Void
+}
 
-/// The app's own screens.
-let appParcel = Parcel<AppState>(routes: [
-    PresentationRoute<String>("about") { (_, app: Store<AppState>) in
-        "About: \(app.state.value.todos.count) todos, \(app.state.value.navigation.stack.count) screens deep"
-    }.erased
-])
+enum TodoStorageKey: DependencyKey {
+    static let liveValue = TodoStorage { id, title in
+        FileHandle.standardError.write(Data("(saved todo \(id) as \"\(title)\")\n".utf8))
+    }
+}
+
+extension Dependencies {
+    var todoStorage: TodoStorage {
+        get { self[TodoStorageKey.self] }
+        set { self[TodoStorageKey.self] = newValue }
+    }
+}
+
+/// A todo screen's reducers, registered while the screen is on the stack. Only the top
+/// screen takes `Rename` and `SaveTodo`: the app sends them to it by its id.
+func todoScreen(_ id: StackElementID, _ screen: Store<Screen?>, top: @escaping () -> StackElementID?) -> Connection {
+    let todo = screen.focus(\.self, case: Screen.todo)
+    let rename = todo.register(
+        presentOnly: Reducer<TodoScreen, Rename> { screen, rename in
+            guard top() == id else { return }
+            screen.draft = rename.title
+        })
+    let save = todo.register(
+        presentOnly: Reducer<TodoScreen, SaveTodo> { screen, _ in
+            guard top() == id, let title = screen.draft else { return .none }
+            let todoID = screen.todoID
+            return .run { send in
+                @Dependency(\.todoStorage) var storage
+                @Dependency(\.dismiss) var dismiss
+                try await storage.save(todoID, title)
+                send(TodoSaved(todoID: todoID, title: title))
+                dismiss()
+            }
+        })
+    return Connection {
+        rename.disconnect()
+        save.disconnect()
+    }
+}
+
+let appReducer = Reducer<AppState, AddTodo> { state, action in
+    state.todos.append(Todo(id: (state.todos.map(\.id).max() ?? 0) + 1, title: action.title))
+}
+let savedReducer = Reducer<AppState, TodoSaved> { state, saved in
+    state.todos[id: saved.todoID]?.title = saved.title
+}
+let linkReducer = Reducer<AppState, DeepLink> { state, link in
+    state.sheet = nil
+    state.path.replace(with: link.todoIDs.map { .todo(TodoScreen(todoID: $0)) })
+}
 
 let store = Store(initialState: AppState())
 // Each registration lasts while its connection is held: here, for the whole program.
-let navigation = store.register(Parcel.navigation.focused(on: \AppState.navigation))
-let todos = store.register(todosParcel.focused(on: \AppState.todos))
-let app = store.register(appParcel)
+let registrations = [
+    store.register(appReducer), store.register(savedReducer), store.register(linkReducer),
+    store.stack(\.path) { id, screen in todoScreen(id, screen) { store.state.value.path.ids.last } },
+    store.presentation(\.sheet) { _ in Connection() },
+]
 
-@MainActor func render(_ navigation: NavigationState) {
-    let screens = store.presentations(of: navigation, as: String.self)
-    for (depth, screen) in screens.enumerated() {
-        let indent = String(repeating: "  ", count: depth)
-        let marker = depth == screens.count - 1 && navigation.sheet == nil ? "▶" : "·"
-        for (line, text) in screen.split(separator: "\n").enumerated() {
-            print(indent + (line == 0 ? "\(marker) " : "  ") + text)
-        }
+func render(_ state: AppState) {
+    let top = state.path.isEmpty && state.sheet == nil
+    print("\(top ? "▶" : "·") Todos")
+    for todo in state.todos { print("    \(todo.id). \(todo.title)") }
+    for (depth, screen) in state.path.enumerated() {
+        guard case .todo(let todo) = screen else { continue }
+        let marker = depth == state.path.count - 1 && state.sheet == nil ? "▶" : "·"
+        let title = state.todos[id: todo.todoID]?.title ?? "(no such todo)"
+        let draft = todo.draft.map { " (editing: \($0))" } ?? ""
+        print(String(repeating: "  ", count: depth + 1) + "\(marker) Todo \(todo.todoID): \(title)\(draft)")
     }
-    if let sheet = navigation.sheet {
-        print("▣ " + store.presentation(of: sheet, as: String.self))
+    if state.sheet == .about {
+        print("▣ About: \(state.todos.count) todos, \(state.path.count + 1) screens deep")
     }
     print("--")
 }
 
-let connection = store.focus(\.navigation).state.observe(render)
+let connection = store.state.observe(render)
 
 var input: [String]?
 let arguments = CommandLine.arguments.dropFirst()
@@ -93,17 +147,21 @@ if arguments.first == "--script", let path = arguments.dropFirst().first {
 while let line = nextLine() {
     let words = line.split(separator: " ", maxSplits: 1).map(String.init)
     switch words.first {
-    case "open" where words.count == 2: store.dispatch(Navigate.push(PresentationID("todo", parameter: words[1])))
-    case "back": store.dispatch(Navigate.pop)
-    case "home": store.dispatch(Navigate.popTo("list"))
-    case "about": store.dispatch(Navigate.present("about"))
-    case "close": store.dispatch(Navigate.dismiss)
-    case "add" where words.count == 2:
-        store.dispatch(AddTodo(title: words[1]))
-        render(store.state.value.navigation)
+    case "open" where words.count == 2 && Int(words[1]) != nil:
+        store.dispatch(StackAction.push(Screen.todo(TodoScreen(todoID: Int(words[1])!))))
+    case "rename" where words.count == 2: store.dispatch(Rename(title: words[1]))
+    // Waits for the save's effect, and for the actions it sent, before the next command.
+    case "save": await store.dispatch(SaveTodo()).finish()
+    case "back": store.dispatch(StackAction<Screen>.pop())
+    case "home": store.dispatch(StackAction<Screen>.popToRoot())
+    case "link" where words.count == 2:
+        store.dispatch(DeepLink(todoIDs: words[1].split(separator: " ").compactMap { Int($0) }))
+    case "about": store.dispatch(PresentationAction.present(Sheet.about))
+    case "close": store.dispatch(PresentationAction<Sheet>.dismiss())
+    case "add" where words.count == 2: store.dispatch(AddTodo(title: words[1]))
     case "quit": exit(0)
     case nil: continue
-    default: print("commands: open N, back, home, add TITLE, about, close, quit")
+    default: print("commands: open N, rename TITLE, save, back, home, link N M …, add TITLE, about, close, quit")
     }
 }
-_ = connection
+_ = (connection, registrations)

@@ -118,3 +118,114 @@ private func badge(_ count: Int) { print(count) }
     let connection = store.focus(\.todos).state.map(\.count).observe { count in badge(count) }
     _ = connection
 }
+
+// MARK: Navigation.md
+
+import ResinTesting
+import Testing
+
+private enum NavigationArticle {
+    struct Item: Equatable { var id: Int }
+    struct Detail: Equatable, Sendable { var itemID: Int }
+    struct Editor: Equatable, Sendable { var text = "" }
+    enum Sheet: Equatable, Sendable { case editor(Editor) }
+    struct SaveEditor: Action {}
+    struct CloseDetail: Action {}
+    struct OpenLink: Action { var itemIDs: [Int] }
+
+    enum Screen: Equatable, Sendable {
+        case detail(Detail)
+        case settings
+    }
+
+    struct AppState: Equatable {
+        var items: [Item] = []
+        var path = StackState<Screen>()
+        var sheet: Sheet?
+    }
+
+    static func save(_ draft: String) async throws {}
+
+    static var detailReducer: Reducer<Detail, CloseDetail> {
+        Reducer<Detail, CloseDetail> { _, _ in
+        .run { _ in
+            @Dependency(\.dismiss) var dismiss
+            dismiss()
+        }
+        }
+    }
+
+    @MainActor static func samples() async {
+        let store = Store(initialState: AppState())
+        let navigation = store.stack(\.path) { id, screen in
+            screen.focus(\.self, case: Screen.detail).whilePresent { detail in
+                detail.register(presentOnly: detailReducer)
+            }
+        }
+
+        store.dispatch(StackAction.push(Screen.detail(Detail(itemID: 1))))
+        store.dispatch(StackAction<Screen>.pop())
+        #expect(store.state.value.path.isEmpty)
+
+        let editorReducer = Reducer<Editor, SaveEditor> { editor, _ in
+            let draft = editor.text
+            return .run { send in
+                @Dependency(\.dismiss) var dismiss
+                try await save(draft)
+                dismiss()
+            }
+        }
+        let sheet = store.presentation(\.sheet) { sheet in
+            sheet.focus(\.self, case: Sheet.editor).whilePresent { editor in
+                editor.register(presentOnly: editorReducer)
+            }
+        }
+
+        store.dispatch(PresentationAction.present(Sheet.editor(Editor())))
+        #expect(store.state.value.sheet == .editor(Editor()))
+
+        let deepLink = Reducer<AppState, OpenLink> { state, link in
+            state.sheet = nil
+            state.path.replace(with: link.itemIDs.map { .detail(Detail(itemID: $0)) })
+        }
+        let link = store.register(deepLink)
+        store.dispatch(OpenLink(itemIDs: [1, 2]))
+        #expect(store.state.value.path.ids == [1, 2])
+        #expect(store.state.value.sheet == nil)
+        _ = (navigation, sheet, link)
+    }
+
+    static func testing() async {
+        let store = TestStore(initialState: AppState()) { store in
+            store.stack(\.path) { _, screen in
+                screen.focus(\.self, case: Screen.detail).whilePresent { detail in
+                    detail.register(presentOnly: detailReducer)
+                }
+            }
+        }
+        store.send(StackAction.push(Screen.detail(Detail(itemID: 1)))) {
+            $0.path.append(.detail(Detail(itemID: 1)))
+        }
+        store.send(CloseDetail())
+        await store.receive(StackAction<Screen>.popFrom(0)) { $0.path.pop(from: 0) }
+        await store.finish()
+    }
+}
+
+extension NavigationArticle.Screen {
+    fileprivate static let detail = CaseKey(Self.detail) { if case .detail(let value) = $0 { value } else { nil } }
+}
+
+extension NavigationArticle.Sheet {
+    fileprivate static let editor = CaseKey(Self.editor) { if case .editor(let value) = $0 { value } else { nil } }
+}
+
+@Test("Navigation.md: a stack, a sheet and a deep link")
+@MainActor func navigationArticleSamples() async {
+    await NavigationArticle.samples()
+}
+
+@Test("Navigation.md: a test of a child dismissing itself")
+func navigationArticleTesting() async {
+    await NavigationArticle.testing()
+}

@@ -168,7 +168,7 @@ public final class Store<State> {
     /// nothing when their neighbours change. It cannot see into a subscript or computed
     /// property: an action on `\.todos[id: id]` refreshes the foci beside it too (each
     /// compares its part and wakes no one if it is unchanged). For collection elements, use
-    /// ``focus(_:id:)`` and ``focus(_:key:)``, which know that different elements never
+    /// ``focus(_:id:)-(WritableKeyPath<State,[Element]>,_)`` and ``focus(_:key:)``, which know that different elements never
     /// overlap.
     public func focus<Part>(_ path: WritableKeyPath<State, Part>) -> Store<Part> {
         focus(
