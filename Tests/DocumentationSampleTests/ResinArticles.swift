@@ -229,3 +229,63 @@ extension NavigationArticle.Sheet {
 func navigationArticleTesting() async {
     await NavigationArticle.testing()
 }
+
+// MARK: SharedState.md
+
+import Foundation
+
+private enum SharedStateArticle {
+    struct Account: Equatable { var credits = 10 }
+    struct Shop: Equatable { var cart: [String] = [] }
+    struct Inbox: Equatable {}
+    struct Settings: Equatable, Codable, Sendable { var dark = false }
+    struct Buy: Action { var item: String; var price: Int }
+    struct ToggleDark: Action {}
+
+    @MainActor static func samples() {
+        struct AppState: Equatable {
+            var account = Account()
+            var shop = Shop()
+            var inbox = Inbox()
+        }
+
+        let store = Store(initialState: AppState())
+        let shop = store.focus(\.shop).sharing(store.focus(\.account))
+        let inbox = store.focus(\.inbox).sharing(store.focus(\.account))
+
+        let buy = shop.register(Reducer<Sharing<Shop, Account>, Buy> { state, buy in
+            state.cart.append(buy.item)
+            state.shared.credits -= buy.price
+        })
+        store.dispatch(Buy(item: "tea", price: 3))
+        #expect(inbox.state.value.shared.credits == 7)
+        _ = buy
+    }
+
+    struct SettingsApp { var settings = Settings() }
+
+    @MainActor static func persistence() {
+        let settingsURL = URL(fileURLWithPath: "/tmp/unused-article-settings.json")
+        typealias AppState = SettingsApp
+        var dependencies = Dependencies()
+        dependencies.persistenceStorage = .inMemory()
+        let first = Store(initialState: AppState(), dependencies: dependencies)
+        let second = Store(initialState: AppState(), dependencies: dependencies)
+        let toggle = first.register(Reducer<SettingsApp, ToggleDark> { state, _ in state.settings.dark.toggle() })
+        do {
+            let store = first
+            let settings = store.focus(\.settings).persist(.jsonFile(settingsURL))
+            store.dispatch(ToggleDark())
+            settings.flush()
+        }
+        let loaded = second.focus(\.settings).persist(.jsonFile(settingsURL))
+        #expect(second.state.value.settings.dark)
+        _ = (toggle, loaded)
+    }
+}
+
+@Test("SharedState.md: two features share an account; settings persist in memory")
+@MainActor func sharedStateArticleSamples() {
+    SharedStateArticle.samples()
+    SharedStateArticle.persistence()
+}

@@ -517,3 +517,37 @@ private func dismissSample(api: SavingAPI, draft: Draft) -> Effect<NavSave> {
         dismiss()
     }
 }
+
+// MARK: Sharing and persistence
+
+private struct ShareItem: Equatable { var date = 0 }
+private struct ShareTodos: Equatable { var items: [ShareItem] = [] }
+private struct ShareSettings: Equatable, Codable, Sendable {
+    enum SortOrder: String, Codable, Sendable { case title, date }
+    var sortOrder = SortOrder.title
+}
+private struct SortByDate: Action {}
+
+@Test("Sharing's and persist's doc comment samples share settings and keep them")
+@MainActor func sharingDocSamples() {
+    typealias TodosState = ShareTodos
+    typealias Settings = ShareSettings
+    struct App { var todos = ShareTodos(items: [ShareItem(date: 2), ShareItem(date: 1)]); var settings = ShareSettings(); var profile = 0; var session = "ada" }
+    let settingsURL = URL(fileURLWithPath: "/tmp/unused-settings.json")
+    var dependencies = Dependencies()
+    dependencies.persistenceStorage = .inMemory()
+    let store = Store(initialState: App(), dependencies: dependencies)
+    let todos = store.focus(\.todos).sharing(store.focus(\.settings))
+    let sort = todos.register(Reducer<Sharing<TodosState, Settings>, SortByDate> { state, _ in
+        state.shared.sortOrder = .date      // the settings every feature sees
+        state.items.sort { $0.date < $1.date }   // the feature's own part
+    })
+    let profile = store.focus(\.profile).sharing(store.focus(\.session))
+    let settings = store.focus(\.settings).persist(.jsonFile(settingsURL))
+    store.dispatch(SortByDate())
+    #expect(store.state.value.settings.sortOrder == .date)
+    #expect(store.state.value.todos.items.map(\.date) == [1, 2])
+    #expect(profile.state.value.shared == "ada")
+    #expect(settings.hasPendingChanges)
+    _ = sort
+}

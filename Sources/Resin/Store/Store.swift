@@ -239,20 +239,11 @@ public final class Store<State> {
         key: FocusKey, region: FocusRegion, get: @escaping (State) -> Part,
         modify: @escaping (inout State, (inout Part) -> Void) -> Void
     ) -> Store<Part> {
-        if let child = node.child(for: key), let refresher = child.refresher {
-            if let store = child.store as? Store<Part> { return store }
-            // Its input, a registration or an inner focus keeps the node; a new store object
-            // joins it. The node was made by this method with `FocusAccess<Part>`.
-            return Store<Part>(engine: engine, access: refresher as! FocusAccess<Part>)
-        }
         let parent = access
-        let child = FocusNode(parent: node, key: key, region: region, engine: engine)
-        let access = FocusAccess<Part>(
-            node: child, graph: engine.graph,
+        return childStore(
+            of: node, engine: engine, key: key, region: region,
             get: { get(parent.get()) },
             modify: { body in parent.modify { modify(&$0, body) } })
-        node.add(child, for: key)
-        return Store<Part>(engine: engine, access: access)
     }
 
     /// Called with every action that no middleware handled and no reducer is registered
@@ -294,6 +285,24 @@ public final class Store<State> {
 
     /// The engine and its graph, for tests that check they are freed with the store.
     package var engineForTesting: (engine: AnyObject, graph: AnyObject) { (engine, engine.graph) }
+}
+
+/// The store of the focus `key` of `parent`: the one held, a new store object on the focus
+/// if it lives, or a new focus reading and writing its part with `get` and `modify`.
+func childStore<Part>(
+    of parent: FocusNode, engine: Engine, key: FocusKey, region: FocusRegion, get: @escaping () -> Part,
+    modify: @escaping ((inout Part) -> Void) -> Void
+) -> Store<Part> {
+    if let child = parent.child(for: key), let refresher = child.refresher {
+        if let store = child.store as? Store<Part> { return store }
+        // Its input, a registration or an inner focus keeps the node; a new store object
+        // joins it. The node was made by this function with `FocusAccess<Part>`.
+        return Store<Part>(engine: engine, access: refresher as! FocusAccess<Part>)
+    }
+    let child = FocusNode(parent: parent, key: key, region: region, engine: engine)
+    let access = FocusAccess<Part>(node: child, graph: engine.graph, get: get, modify: modify)
+    parent.add(child, for: key)
+    return Store<Part>(engine: engine, access: access)
 }
 
 /// Where an element focus last found its element.

@@ -1,0 +1,131 @@
+import Foundation
+import ReactiveCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a persisted state is kept.
+public enum PersistenceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// A file.
+    case file(URL)
+    /// A key of the user defaults of `suite` (the standard ones for `nil`).
+    case userDefaults(key: String, suite: String?)
+    /// A key of the process's memory: kept while the process runs, shared by its stores.
+    case memory(String)
+
+    /// The file's path, `defaults:` and the key, or `memory:` and the key.
+    public var description: String {
+        switch self {
+        case .file(let url): url.path
+        case .userDefaults(let key, let suite): "defaults:\(suite.map { "\($0)/" } ?? "")\(key)"
+        case .memory(let key): "memory:\(key)"
+        }
+    }
+}
+
+/// Reads and writes the data of persisted states: the file system, the user defaults and the
+/// process's memory in an app; a store's own memory in tests.
+///
+/// Stores read it from their ``Dependencies/persistenceStorage`` when ``Store/persist(_:debounce:maximumDelay:)``
+/// starts, so a test store (whose dependencies are in the test context) keeps every persisted
+/// state in memory, and a test that wants two stores to share it (a relaunch) gives both the
+/// same ``inMemory(_:)`` storage.
+public struct PersistenceStorage: Sendable {
+    let read: @Sendable (PersistenceLocation) throws -> Data?
+    let write: @Sendable (Data, PersistenceLocation) throws -> Void
+
+    /// A storage that reads with `read` (`nil` when nothing is stored) and writes with
+    /// `write`: for a test that makes reads or writes fail.
+    public init(
+        read: @escaping @Sendable (PersistenceLocation) throws -> Data?,
+        write: @escaping @Sendable (Data, PersistenceLocation) throws -> Void
+    ) {
+        self.read = read
+        self.write = write
+    }
+
+    /// The data stored at `location`, or `nil` if none is.
+    public func data(at location: PersistenceLocation) throws -> Data? {
+        try read(location)
+    }
+
+    /// Stores `data` at `location`.
+    public func store(_ data: Data, at location: PersistenceLocation) throws {
+        try write(data, location)
+    }
+
+    /// Files (written atomically: to a temporary file beside, then renamed over the old one),
+    /// user defaults, and the process's memory.
+    public static var live: PersistenceStorage {
+        PersistenceStorage(
+            read: { location in
+                switch location {
+                case .file(let url):
+                    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+                    return try Data(contentsOf: url)
+                case .userDefaults(let key, let suite):
+                    return (suite.flatMap(UserDefaults.init(suiteName:)) ?? .standard).data(forKey: key)
+                case .memory(let key):
+                    return processMemory.withLock { $0[key] }
+                }
+            },
+            write: { data, location in
+                switch location {
+                case .file(let url):
+                    try writeAtomically(data, to: url)
+                case .userDefaults(let key, let suite):
+                    (suite.flatMap(UserDefaults.init(suiteName:)) ?? .standard).set(data, forKey: key)
+                case .memory(let key):
+                    processMemory.withLock { $0[key] = data }
+                }
+            })
+    }
+
+    /// A storage of its own in memory, holding `contents` at first; safe to use from any
+    /// thread.
+    public static func inMemory(_ contents: [PersistenceLocation: Data] = [:]) -> PersistenceStorage {
+        let memory = LockedState(contents)
+        return PersistenceStorage(
+            read: { location in memory.withLock { $0[location] } },
+            write: { data, location in memory.withLock { $0[location] = data } })
+    }
+}
+
+/// What ``PersistenceLocation/memory(_:)`` keeps, for the whole process.
+private let processMemory = LockedState<[String: Data]>([:])
+
+/// Writes `data` to a temporary file beside `url`, then renames it over `url`, so a reader
+/// (or a crash) sees the old file or the new one, never part of one.
+private func writeAtomically(_ data: Data, to url: URL) throws {
+    let directory = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    try data.write(to: temporary)
+    guard rename(temporary.path, url.path) == 0 else {
+        let code = errno
+        try? FileManager.default.removeItem(at: temporary)
+        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    }
+}
+
+/// The key of ``Dependencies/persistenceStorage``.
+public enum PersistenceStorageKey: DependencyKey {
+    /// ``PersistenceStorage/live``.
+    public static var liveValue: PersistenceStorage { .live }
+    /// A new ``PersistenceStorage/inMemory(_:)`` storage each time it is read: each test
+    /// store starts with nothing stored.
+    public static var testValue: PersistenceStorage { .inMemory() }
+}
+
+extension Dependencies {
+    /// Where persisted states are read and written (see ``PersistenceStorage``).
+    public var persistenceStorage: PersistenceStorage {
+        get { self[PersistenceStorageKey.self] }
+        set { self[PersistenceStorageKey.self] = newValue }
+    }
+}
