@@ -80,6 +80,9 @@ public final class TestStore<State: Equatable, Sent> {
     /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
     public var exhaustivity: Exhaustivity = .on
 
+    /// What non-exhaustive assertions showed as skipped, for tests of the test store.
+    package private(set) var shownSkippedAssertions: [String] = []
+
     /// How long `receive` waits for an effect's action, and ``finish(fileID:filePath:line:column:)``
     /// for running effects, before recording a failure; measured on the real clock.
     ///
@@ -137,8 +140,9 @@ public final class TestStore<State: Equatable, Sent> {
             location.record("An effect sent \(action), which the test did not receive \(moment)")
         }
         if store.runningEffectCount > 0 {
+            let running = store.runningEffectDescriptions.map { "\n  - \($0)" }.joined()
             location.record(
-                "\(store.runningEffectCount) effect(s) still running \(moment); end the test with `await store.finish()`, or cancel them"
+                "\(store.runningEffectCount) effect(s) still running \(moment); end the test with `await store.finish()`, or cancel them:\(running)"
             )
         }
         if store.pacingEffectCount > 0 {
@@ -170,12 +174,17 @@ public final class TestStore<State: Equatable, Sent> {
     }
 
     fileprivate func send(erased action: any Action, _ update: (inout State) -> Void, _ location: FailureLocation) {
+        // An effect that ended lets its concatenation go on before the action, as in an app.
+        store.takeFinishedEffects()
         if store.hasWaitingEffectActions {
             switch exhaustivity {
             case .on:
                 location.record("Received actions from effects must be asserted with receive before sending \(action)")
             case .off:
-                for skipped in store.takeWaitingEffectActions() { store.dispatch(skipped) }
+                for skipped in store.takeWaitingEffectActions() {
+                    showSkipped("An effect sent \(skipped), which the test did not receive", location)
+                    store.dispatch(skipped)
+                }
             }
         }
         let before = state
@@ -226,7 +235,14 @@ public final class TestStore<State: Equatable, Sent> {
         store.takeFinishedEffects()
         recordReported(at: location)
         guard exhaustivity == .on else {
-            for action in store.takeWaitingEffectActions() { store.dispatch(action) }
+            for action in store.takeWaitingEffectActions() {
+                showSkipped("An effect sent \(action), which the test did not receive", location)
+                store.dispatch(action)
+            }
+            if store.runningEffectCount > 0 {
+                let running = store.runningEffectDescriptions.map { "\n  - \($0)" }.joined()
+                showSkipped("\(store.runningEffectCount) effect(s) still running at the end of the test:\(running)", location)
+            }
             return
         }
         recordUnasserted(at: location, when: "at the end of the test")
@@ -322,6 +338,7 @@ public final class TestStore<State: Equatable, Sent> {
                 location.record("Expected to receive \(expected), received \(action)")
                 return
             case .off:
+                showSkipped("Skipped receiving \(action) before \(expected)", location)
                 store.dispatch(action)
             }
         }
@@ -338,10 +355,14 @@ public final class TestStore<State: Equatable, Sent> {
     /// await store.receive(.tick) { $0 = 1 }
     /// ```
     ///
-    /// Before moving time it waits until as many tasks sleep on the scheduler as effects run
-    /// (each effect has reached its sleep, or finished). An effect that waits on something
-    /// else (a stream the test feeds, a continuation) never sleeps: the wait then ends after
-    /// ``timeout``, and time moves anyway.
+    /// Time moves from one scheduled instant to the next. Before each step, and at the end,
+    /// the test store waits until as many tasks sleep on the scheduler as effects run: each
+    /// effect has reached its sleep, or finished. An effect that finishes is noticed then, so
+    /// what starts after it (the next part of a concatenation, the effect a debounce lets
+    /// out) runs and reaches its own sleep within the same `advance`: a chain of timers
+    /// needs no poking from the test. An effect that waits on something else (a stream the
+    /// test feeds, a continuation) never sleeps: the first wait then ends after ``timeout``,
+    /// later ones after a few yields, and time moves anyway.
     ///
     /// - Precondition: `duration` is not negative.
     public func advance(
@@ -350,15 +371,32 @@ public final class TestStore<State: Equatable, Sent> {
     ) async {
         precondition(duration >= .zero, "TestStore.advance(by:) cannot move time backwards (by \(duration))")
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        var wait = startWait()
+        let deadline = scheduler.now + duration
+        var patient = await settle(patiently: true)
+        // Bounded, so that work that schedules itself at the same instant forever ends the wait.
+        var steps = 0
+        while let next = scheduler.nextInstant, next <= deadline, steps < 100_000 {
+            await scheduler.advanceTasks(by: next - scheduler.now)
+            patient = await settle(patiently: patient)
+            steps += 1
+        }
+        scheduler.advance(to: deadline)
+        recordReported(at: location)
+    }
+
+    /// Forgets the effects that finished, which starts what their concatenations have next,
+    /// until every effect still running sleeps on ``scheduler``. Waits up to ``timeout``
+    /// `patiently`, else for a few yields (an effect that waits on something else already
+    /// made one wait give up); returns whether the wait may be patient next time.
+    private func settle(patiently patient: Bool) async -> Bool {
+        var wait = patient ? startWait() : WaitBound(yields: 100, duration: .zero)
         while true {
             store.takeFinishedEffects()
             let running = store.runningEffectCount
-            if running == 0 || scheduler.sleepingCount >= running || !wait.allowsYield() { break }
+            if running == 0 || scheduler.sleepingCount >= running { return patient }
+            if !wait.allowsYield() { return false }
             await Task.yield()
         }
-        await scheduler.advanceTasks(by: duration)
-        recordReported(at: location)
     }
 
     private func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
@@ -396,6 +434,17 @@ public final class TestStore<State: Equatable, Sent> {
         case .off:
             expected = actual
             update(&expected)
+            if actual == expected, showsSkippedAssertions {
+                var exhaustive = before
+                update(&exhaustive)
+                if exhaustive != actual {
+                    showSkipped(
+                        """
+                        State after \(action) changed in parts the test left unchecked (asserted → actual):
+                        \(StateDiff(from: exhaustive, to: actual).description)
+                        """, location)
+                }
+            }
         }
         guard actual != expected else { return }
         let diff = StateDiff(from: expected, to: actual)
@@ -404,6 +453,20 @@ public final class TestStore<State: Equatable, Sent> {
             State after \(action) differs from the expected state (expected → actual):
             \(diff.isEmpty ? "  (the states are not equal, but no part of them differs)" : diff.description)
             """)
+    }
+
+    /// Whether non-exhaustive assertions show what they skip.
+    private var showsSkippedAssertions: Bool {
+        if case .off(showSkippedAssertions: true) = exhaustivity { return true }
+        return false
+    }
+
+    /// Shows `message` as a known issue at `location` when ``exhaustivity`` asks to show what
+    /// is skipped.
+    private func showSkipped(_ message: String, _ location: FailureLocation) {
+        guard showsSkippedAssertions else { return }
+        shownSkippedAssertions.append(message)
+        location.recordKnown("Skipped assertion: " + message)
     }
 }
 
@@ -638,7 +701,16 @@ public enum Exhaustivity: Equatable, Sendable {
     /// Only what the test asserts is checked: `send` and `receive` check the parts of the
     /// state their closures set, actions effects send may be skipped, and effects may still
     /// run at the end. For integration tests that care about an outcome, not every step.
-    case off
+    ///
+    /// With `showSkippedAssertions`, what an exhaustive test would have had to assert is
+    /// shown as a known issue (it does not fail the test): the state changes not asserted,
+    /// the actions skipped, the effects left running. Turn it on to see what a
+    /// non-exhaustive test leaves out.
+    case off(showSkippedAssertions: Bool)
+
+    /// Non-exhaustive, showing nothing of what it skips: ``off(showSkippedAssertions:)`` with
+    /// `false`.
+    public static let off = Exhaustivity.off(showSkippedAssertions: false)
 }
 
 /// Where an assertion was made, and how to report a failure there in the test framework
@@ -648,6 +720,21 @@ struct FailureLocation {
     let filePath: StaticString
     let line: UInt
     let column: UInt
+
+    /// Shows `message` as a known issue, which does not fail the test: inside a Swift Testing
+    /// test, an issue in `withKnownIssue`; elsewhere, a line on standard error.
+    func recordKnown(_ message: String) {
+        guard Test.current != nil else {
+            FileHandle.standardError.write(Data("ResinTesting: \(fileID):\(line): \(message)\n".utf8))
+            return
+        }
+        withKnownIssue {
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: SourceLocation(
+                    fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+        }
+    }
 
     /// Records `message` as a failure: an issue in a Swift Testing test, `XCTFail` in an
     /// XCTest test run, and outside both, a line on standard error and a failing exit status

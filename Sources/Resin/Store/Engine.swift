@@ -122,6 +122,16 @@ class Engine {
     /// The number of effects started and not yet finished or cancelled.
     var runningEffectCount: Int { running.count }
 
+    /// One line per running effect, oldest first: the action that started it (directly or
+    /// through a concatenation), and its ids.
+    var runningEffectDescriptions: [String] {
+        running.sorted { $0.key < $1.key }.map { _, effect in
+            let origin = effect.cause.map { "started by \($0.action)" } ?? "started by an effect's action or a debounce"
+            let ids = effect.ids.isEmpty ? "" : " (id \(effect.ids.map { String(reflecting: $0.value.base) }.joined(separator: ", ")))"
+            return "an effect \(origin)\(ids)"
+        }
+    }
+
     /// The number of debounces and throttles under way (waiting or pausing).
     var pacingEffectCount: Int { pacers.count }
 

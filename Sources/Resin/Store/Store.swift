@@ -79,7 +79,7 @@ public final class Store<State> {
     /// the action started to end, or ``StoreTask/cancel()`` them.
     @discardableResult
     public func dispatch(_ action: some Action) -> StoreTask {
-        let task = StoreTask(engine: engine)
+        let task = StoreTask(engine: engine, action: action)
         engine.dispatch(action, task: task)
         return task
     }
@@ -371,8 +371,11 @@ extension Store {
     /// on the way.
     package func takeNextEffectAction() -> (any Action)? { engine.takeNextAction() }
 
-    /// Forgets the effects that finished.
+    /// Forgets the effects that finished (starting what a concatenation has next).
     package func takeFinishedEffects() { engine.takeFinished() }
+
+    /// One line per running effect, oldest first: the action that started it, and its ids.
+    package var runningEffectDescriptions: [String] { engine.runningEffectDescriptions }
 
     /// Cancels every effect, concatenation, debounce and throttle under way (a test store's
     /// `skipInFlightEffects`); returns how many there were.

@@ -24,8 +24,12 @@ public final class StoreTask {
     var sequences: Set<Int> = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(engine: Engine) {
+    /// The action, to name the effects it started in a test store's failures.
+    let action: any Action
+
+    init(engine: Engine, action: any Action) {
         self.engine = engine
+        self.action = action
     }
 
     /// Whether the action has been processed and every effect it started has ended
