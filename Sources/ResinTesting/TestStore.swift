@@ -241,7 +241,8 @@ public final class TestStore<State: Equatable, Sent> {
             }
             if store.runningEffectCount > 0 {
                 let running = store.runningEffectDescriptions.map { "\n  - \($0)" }.joined()
-                showSkipped("\(store.runningEffectCount) effect(s) still running at the end of the test:\(running)", location)
+                showSkipped(
+                    "\(store.runningEffectCount) effect(s) still running at the end of the test:\(running)", location)
             }
             return
         }

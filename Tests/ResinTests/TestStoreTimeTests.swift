@@ -104,7 +104,9 @@ struct TestStoreTimeTests {
         await store.skipInFlightEffects()
     }
 
-    @Test("non-exhaustive with shown skips: unasserted changes, skipped actions and running effects are shown, not failed")
+    @Test(
+        "non-exhaustive with shown skips: unasserted changes, skipped actions and running effects are shown, not failed"
+    )
     func showSkipped() async {
         let store = tickStore(timeout: .milliseconds(100))
         store.exhaustivity = .off(showSkippedAssertions: true)

@@ -127,7 +127,9 @@ class Engine {
     var runningEffectDescriptions: [String] {
         running.sorted { $0.key < $1.key }.map { _, effect in
             let origin = effect.cause.map { "started by \($0.action)" } ?? "started by an effect's action or a debounce"
-            let ids = effect.ids.isEmpty ? "" : " (id \(effect.ids.map { String(reflecting: $0.value.base) }.joined(separator: ", ")))"
+            let ids =
+                effect.ids.isEmpty
+                ? "" : " (id \(effect.ids.map { String(reflecting: $0.value.base) }.joined(separator: ", ")))"
             return "an effect \(origin)\(ids)"
         }
     }
