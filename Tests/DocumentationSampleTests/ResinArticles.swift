@@ -289,3 +289,27 @@ private enum SharedStateArticle {
     SharedStateArticle.samples()
     SharedStateArticle.persistence()
 }
+
+// MARK: TimeTravel.md
+
+private struct Spend: Action { var amount: Int }
+
+@MainActor private func setUpApp(_ store: Store<Int>) -> Connection {
+    store.register(Reducer<Int, Spend> { total, spend in total += spend.amount })
+}
+
+@Test("TimeTravel.md: record, jump back and forth, replay into a fresh store")
+@MainActor func timeTravelArticleSamples() {
+    let store = Store(initialState: 0)
+    let app = setUpApp(store)
+    let history = store.recordHistory(capacity: 200)
+    for amount in 1...3 { store.dispatch(Spend(amount: amount)) }
+    history.jump(to: history.startPosition)   // back to the oldest state kept
+    history.jump(to: history.endPosition)     // and forward to the newest
+    #expect(store.state.value == 6)
+    let fresh = Store(initialState: history.startState)
+    let registrations = setUpApp(fresh)
+    fresh.replay(history.log)   // fresh now holds the newest recorded state
+    #expect(fresh.state.value == 6)
+    _ = (app, registrations)
+}

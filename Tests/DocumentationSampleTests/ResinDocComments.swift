@@ -551,3 +551,35 @@ private struct SortByDate: Action {}
     #expect(settings.hasPendingChanges)
     _ = sort
 }
+
+// MARK: History
+
+private enum HistorySample {
+    struct AddTodo: Action, Codable { var title: String }
+    struct ToggleTodo: Action, Codable { var index: Int }
+
+    @MainActor static func run() throws {
+        let store = Store(initialState: [String]())
+        let add = store.register(Reducer<[String], AddTodo> { todos, add in todos.append(add.title) })
+        let history = store.recordHistory(capacity: 500)
+        store.dispatch(AddTodo(title: "Milk"))
+        store.dispatch(AddTodo(title: "Bread"))
+        history.jump(to: history.startPosition + 1)   // the state after the first action
+        #expect(store.state.value == ["Milk"])
+        var coder = ActionCoder()
+        coder.register(AddTodo.self)
+        coder.register(ToggleTodo.self)
+        let data = try coder.encode(history.log)
+        let log = try coder.decode(data)
+        let fresh = Store(initialState: [String]())
+        let freshAdd = fresh.register(Reducer<[String], AddTodo> { todos, add in todos.append(add.title) })
+        fresh.replay(log)
+        #expect(fresh.state.value == ["Milk", "Bread"])
+        _ = (add, freshAdd)
+    }
+}
+
+@Test("History's and ActionCoder's doc comment samples jump back and round-trip a log")
+@MainActor func historyDocSamples() throws {
+    try HistorySample.run()
+}

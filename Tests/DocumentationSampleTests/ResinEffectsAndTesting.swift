@@ -267,3 +267,34 @@ private struct LoadState: Equatable {
 
     await store.finish()
 }
+
+// MARK: EffectsAndTesting.md: effects that follow effects
+
+enum Countdown: Action, Equatable { case start, tick }
+
+private func tick(after duration: Duration) -> Effect<Countdown> {
+    .run { send in
+        @Dependency(\.clock) var clock
+        try await clock.sleep(for: duration)
+        send(.tick)
+    }
+}
+
+@Test func countdownChain() async {
+    let countdown = Reducer<Int, Countdown> { count, action in
+        switch action {
+        case .start:
+            return .concatenate(tick(after: .seconds(1)), tick(after: .seconds(1)), tick(after: .seconds(1)))
+        case .tick:
+            count += 1
+            return .none
+        }
+    }
+    let store = TestStore(initialState: 0, sending: Countdown.self) { $0.register(countdown) }
+    store.send(.start)
+    await store.advance(by: .seconds(3))
+    await store.receive(.tick) { $0 = 1 }
+    await store.receive(.tick) { $0 = 2 }
+    await store.receive(.tick) { $0 = 3 }
+    await store.finish()
+}

@@ -47,7 +47,14 @@ class Engine {
     var routes: [String: RegistrationList<RegisteredRoute>] = [:]
     /// Actions dispatched while one is being processed wait here, in order.
     /// Actions waiting to be processed, with the task of each that someone may await.
-    let actions = SerialQueue<(action: any Action, task: StoreTask?)>()
+    let actions = SerialQueue<(action: any Action, task: StoreTask?, followUp: Bool)>()
+    /// Whether the action being processed was dispatched while another one was (by its
+    /// middleware, reducers' observers or a focus's refresh): a history does not replay it.
+    var processingFollowUp = false
+    /// Whether the after-action hooks run: what they dispatch is a follow-up too.
+    var isRunningAfterHooks = false
+    /// While true (a replay), effects do not start: only their cancellations apply.
+    var isReplaying = false
     var unhandledActionHandler: (any Action) -> Void = { _ in }
     var unhandledErrorHandler: (any Error) -> Void = Engine.reportUnhandledError
 

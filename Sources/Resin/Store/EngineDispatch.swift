@@ -8,10 +8,15 @@ import ReactiveCore
 extension Engine {
     /// Queues `action`; if no action is being processed, processes the queue in order.
     func dispatch(_ action: any Action, task: StoreTask? = nil) {
-        actions.submit((action, task)) { process($0.action, task: $0.task) }
+        // Dispatched while another action's middleware, reducers or observers run: a follow-up,
+        // which a replay of that action makes again.
+        actions.submit((action, task, isProcessing || isRunningAfterHooks)) {
+            process($0.action, task: $0.task, followUp: $0.followUp)
+        }
     }
 
-    func process(_ action: any Action, task: StoreTask?) {
+    func process(_ action: any Action, task: StoreTask?, followUp: Bool = false) {
+        processingFollowUp = followUp
         isProcessing = true
         let processed = reduce(action)
         let effects = pendingEffects
@@ -24,10 +29,12 @@ extension Engine {
         }
         task?.markProcessed()
         if !afterAction.isEmpty {
+            isRunningAfterHooks = true
             walkInOrder(afterAction, limit: nextToken) { body in
                 body(processed)
                 return true
             }
+            isRunningAfterHooks = false
         }
         checkInvariants()
     }

@@ -33,7 +33,8 @@ extension Engine {
         // A focus whose part is gone (its element was removed, by the same action or since a
         // debounce took the effect) starts nothing: what it would start could never be
         // cancelled by the focus, which already went. Its cancellations still apply.
-        let steps = owner?.isInAbsentPart == true ? steps.filter(\.isCancellation) : steps
+        // A replay starts nothing either: the actions effects sent are in the log it replays.
+        let steps = isReplaying || owner?.isInAbsentPart == true ? steps.filter(\.isCancellation) : steps
         for step in steps {
             switch step {
             case .run(let ids, let operation):

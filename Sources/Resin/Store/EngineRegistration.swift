@@ -54,6 +54,19 @@ extension Engine {
         })
     }
 
+    /// Runs `body` after every action has been processed, in registration order with the
+    /// middleware's `after` hooks, while the returned connection is connected.
+    func registerAfterAction(_ body: @escaping (any Action) -> Void) -> Connection {
+        let token = takeToken()
+        afterAction.append(body, token: token)
+        checkInvariants()
+        return Connection(isolated: { [weak self] in
+            guard let self else { return }
+            afterAction.remove(token: token)
+            checkInvariants()
+        })
+    }
+
     func register(route: RegisteredRoute) -> Connection {
         let token = takeToken()
         let name = route.route.name
