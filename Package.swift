@@ -67,6 +67,7 @@ let package = Package(
         .executable(name: "todo-list", targets: ["TodoList"]),
         .executable(name: "search-as-you-type", targets: ["SearchAsYouType"]),
         .executable(name: "cycle-download", targets: ["CycleDownload"]),
+        .executable(name: "shopping-list", targets: ["ShoppingList"]),
     ],
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
@@ -116,6 +117,14 @@ let package = Package(
         // Resin's navigation, rendered in a terminal.
         .executableTarget(
             name: "ResinNavigation", dependencies: ["Resin"], path: "Examples/ResinNavigation",
+            exclude: ["Scripts"]),
+
+        // A shopping list app built only from Resin's public API: typed navigation, shared
+        // and persisted state, composed effects, dependencies. Its features are a target of
+        // their own, so that ResinTests tests them with the test store.
+        .target(name: "ShoppingListFeature", dependencies: ["Resin"], path: "Examples/ShoppingList/Feature"),
+        .executableTarget(
+            name: "ShoppingList", dependencies: ["ShoppingListFeature", "Resin"], path: "Examples/ShoppingList/App",
             exclude: ["Scripts"]),
 
         // The Cycle seed's network / screen / session program.
@@ -179,7 +188,8 @@ let package = Package(
         .testTarget(name: "GlueTests", dependencies: ["Glue", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph", "TestSupport"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
-        .testTarget(name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport"]),
+        .testTarget(
+            name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport", "ShoppingListFeature"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "ReactiveTesting", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),

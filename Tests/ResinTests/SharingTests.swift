@@ -1,4 +1,5 @@
 import Resin
+import ResinTesting
 import TestSupport
 import Testing
 
@@ -28,6 +29,8 @@ private struct Buy: Action, Equatable { var item: String }
 private struct Receive: Action, Equatable { var credits: Int }
 /// Renames the account, from the root.
 private struct Rename: Action, Equatable { var name: String }
+/// Removes a row, from the root.
+private struct DropRow: Action, Equatable { var key: Int }
 /// Sets the credits through the shop to what they are (no change).
 private struct Touch: Action, Equatable {}
 
@@ -162,6 +165,27 @@ struct SharingTests {
         #expect(store.state.value.rows[2]?.unread == 0)
         #expect(store.state.value.account.credits == 3)
         _ = registration
+    }
+
+    @Test("a sharing store's effects belong to its local part: removing the element cancels them")
+    nonisolated func effectsEndWithLocalPart() async {
+        let store = TestStore(initialState: SharedApp(rows: [1: Inbox()])) { store in
+            [
+                store.focus(\.rows, key: 1).sharing(store.focus(\.account)).register(
+                    Reducer<Sharing<Inbox?, Account>, Receive> { _, _ in
+                        .run { _ in
+                            let (never, _) = AsyncStream.makeStream(of: Void.self)
+                            for await _ in never {}
+                        }
+                    }),
+                store.register(Reducer<SharedApp, DropRow> { $0.rows[$1.key] = nil }),
+            ]
+        }
+        store.send(Receive(credits: 1))
+        #expect(store.store.runningEffectCount == 1)
+        store.send(DropRow(key: 1)) { $0.rows = [:] }
+        #expect(store.store.runningEffectCount == 0)
+        await store.finish()
     }
 
     @Test("sharing a store of another tree is a precondition failure")

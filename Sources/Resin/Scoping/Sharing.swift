@@ -33,6 +33,12 @@ public struct Sharing<Local, Shared> {
 }
 
 extension Sharing: Equatable where Local: Equatable, Shared: Equatable {}
+
+/// A pair is absent while its local part is (an element that went): its effects are then
+/// cancelled, as an element focus's are.
+extension Sharing: OptionalPart {
+    var isNone: Bool { (local as? any OptionalPart)?.isNone ?? false }
+}
 extension Sharing: Sendable where Local: Sendable, Shared: Sendable {}
 
 extension Store {
@@ -67,8 +73,10 @@ extension Store {
         // Marked by a key path no other focus uses.
         let key = FocusKey(
             path: \FocusNode.self, id: AnyHashable([ObjectIdentifier(node), ObjectIdentifier(shared.node)]))
-        // A focus of the root: the pair's parts may lie anywhere under it.
-        return childStore(
+        // A focus of the root: the pair's parts may lie anywhere under it. For its effects it
+        // is inside the local focus: that focus's presentation gives them their `dismiss`,
+        // and its absence cancels them.
+        let pair: Store<Sharing<State, Shared>> = childStore(
             of: root, engine: engine, key: key, region: .opaque,
             get: { Sharing(local: local.get(), shared: sharedAccess.get()) },
             modify: { body in
@@ -77,5 +85,7 @@ extension Store {
                 local.modify { $0 = pair.local }
                 sharedAccess.modify { $0 = pair.shared }
             })
+        pair.node.localParent = node
+        return pair
     }
 }

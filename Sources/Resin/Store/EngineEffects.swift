@@ -117,7 +117,7 @@ extension Engine {
         var node = owner
         while let current = node {
             if let override = current.dependencyOverride { overrides.append(override) }
-            node = current.parent
+            node = current.effectParent
         }
         var result = dependencies
         for override in overrides.reversed() { override(&result, send) }

@@ -2,12 +2,12 @@ import Incremental
 import ReactiveCore
 
 /// Lets a focus tell whether its part is an absent optional without knowing its type.
-private protocol OptionalPart {
+protocol OptionalPart {
     var isNone: Bool { get }
 }
 
 extension Optional: OptionalPart {
-    fileprivate var isNone: Bool { self == nil }
+    var isNone: Bool { self == nil }
 }
 
 /// Reads and writes one focus's state in the root state, and keeps its graph input.

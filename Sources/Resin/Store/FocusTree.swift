@@ -76,6 +76,12 @@ final class FocusNode {
     /// What this focus changes in the dependencies of effects started by registrations on it
     /// or inside it (a presented child's `dismiss`); see ``Engine/dependencies(for:send:)``.
     var dependencyOverride: DependencyOverride?
+    /// For a sharing focus (a child of the root), the focus of its local part: the one it is
+    /// inside as far as its effects go (their dependencies and their cancellation).
+    var localParent: FocusNode?
+
+    /// The focus this one's effects belong inside: ``localParent``, else the parent.
+    var effectParent: FocusNode? { localParent ?? parent }
 
     // Children are not retained: each removes itself in its deinit.
     private var byKey: [FocusKey: Unowned] = [:]
@@ -116,7 +122,7 @@ final class FocusNode {
         var node: FocusNode? = self
         while let current = node {
             if current.refresher?.isAbsent == true { return true }
-            node = current.parent
+            node = current.effectParent
         }
         return false
     }
