@@ -87,7 +87,9 @@ public enum Catalog {
     /// Filter → sort → map over `sizes` rows.
     public static func collectionPipelines(sizes: [Int]) -> [BenchmarkCase] { CollectionCases.all(sizes: sizes) }
     /// Resin's dispatch to 1 of 10 and 1 of 1,000 observed sub-states.
-    public static var resin: [BenchmarkCase] { ResinCases.all }
+    public static var resin: [BenchmarkCase] {
+        ResinCases.all + ResinNavigationCases.all + ResinPersistenceCases.all
+    }
 
     /// Every case at the sizes the full run uses.
     public static func all(collectionSizes: [Int]) -> [BenchmarkCase] {

@@ -462,8 +462,46 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         ))
     line()
 
+    // MARK: Resin navigation and persistence
+    line("## Resin: dispatch into a typed navigation stack, and persistence")
+    line()
+    line("Microseconds per dispatch to the top screen of a stack followed with `Store.stack`; every dispatch woke exactly one observer (checked).")
+    line()
+    line("| stack depth | 1 | 100 | 1,000 | 100 / 1 | 1,000 / 1 |")
+    line("| --- | ---: | ---: | ---: | ---: | ---: |")
+    let shallow = perEvent("resin/stack-1", "Resin")
+    let deep = perEvent("resin/stack-100", "Resin")
+    let deepest = perEvent("resin/stack-1000", "Resin")
+    let deepRatio = ratio(deep, shallow)
+    let deepestRatio = ratio(deepest, shallow)
+    line(
+        "| `Store.stack`, a routed reducer per screen | \(shallow.map { format($0 / 1_000) } ?? "–") | \(deep.map { format($0 / 1_000) } ?? "–") | \(deepest.map { format($0 / 1_000) } ?? "–") | \(deepRatio.map { "\(format($0))×" } ?? "–") | \(deepestRatio.map { "\(format($0))×" } ?? "–") |"
+    )
+    if let deepestRatio { ratios.append(Ratio(label: "Resin, 1,000-deep stack / 1-deep", value: deepestRatio, target: nil)) }
+    targets.append(
+        (
+            "Resin: a dispatch into a 100-deep and a 1,000-deep stack ≤ 1.5× one into a 1-deep stack",
+            "100 deep: \(deepRatio.map { "\(format($0))×" } ?? "–"); 1,000 deep: \(deepestRatio.map { "\(format($0))×" } ?? "–")",
+            deepRatio.map { $0 <= 1.5 } == true && deepestRatio.map { $0 <= 1.5 } == true
+        ))
+    line()
+    line("Microseconds per change of a persisted state (100 entries), the debounced write included: 100 changes, then one write.")
+    line()
+    line("| persistence | per change | / unpersisted |")
+    line("| --- | ---: | ---: |")
+    let unpersisted = perEvent("resin/persist", "Resin")
+    for (implementation, label) in [
+        ("Resin", "none"), ("ResinPersisted", "in memory (`.inMemory`)"), ("ResinPersistedFile", "JSON file (`.jsonFile`, atomic)"),
+    ] {
+        let measured = perEvent("resin/persist", implementation)
+        line(
+            "| \(label) | \(measured.map { format($0 / 1_000) } ?? "–") | \(ratio(measured, unpersisted).map { "\(format($0))×" } ?? "–") |"
+        )
+    }
+    line()
+
     // MARK: Targets
-    var summary = "## Targets (issues 10, 16, 18, 20, 39)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
+    var summary = "## Targets (issues 10, 16, 18, 20, 39, 40)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
     for (target, measured, met) in targets {
         summary += "| \(target) | \(measured) | \(met.map { $0 ? "yes" : "**no**" } ?? "–") |\n"
     }

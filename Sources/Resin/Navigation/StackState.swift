@@ -57,8 +57,9 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable, CustomStr
 /// Two stacks are equal when they hold equal elements under the same ids; the next number to
 /// give is not compared.
 public struct StackState<Element> {
-    /// The ids of the elements, bottom first.
-    public private(set) var ids: [StackElementID]
+    /// The ids of the elements, bottom first. (Settable inside the module, so that a store
+    /// can focus on them alone.)
+    public internal(set) var ids: [StackElementID]
     private var elements: [StackElementID: Element]
     private var nextID: Int
 

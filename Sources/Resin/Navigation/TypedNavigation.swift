@@ -245,12 +245,14 @@ extension Store {
         _ path: WritableKeyPath<State, StackState<Element>>, name: String? = nil,
         _ body: @escaping (StackElementID, Store<Element?>) -> Connection
     ) -> Connection {
-        let stackStore = focus(path)
-        let reducer = stackStore.register(
-            Reducer<StackState<Element>, StackAction<Element>>(route: name) { stack, action in
-                stack.apply(action.operation)
+        // The reducer works on this store's state and the elements are followed through a
+        // focus on the ids alone: a focus on the whole stack would hold a second reference to
+        // its elements, so that changing one would copy them all and compare them all.
+        let reducer = register(
+            Reducer<State, StackAction<Element>>(route: name) { state, action in
+                state[keyPath: path].apply(action.operation)
             })
-        let elements = follow(stackStore.state.map(\.ids)) { id in
+        let elements = follow(focus(path.appending(path: \StackState<Element>.ids)).state) { id in
             let element = self.focus(path, id: id)
             return element.presented(body(id, element)) { send in
                 send(StackAction<Element>.popFrom(id, in: name))
