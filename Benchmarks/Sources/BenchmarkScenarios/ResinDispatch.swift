@@ -130,7 +130,8 @@ final class ResinStack: ScenarioRunner {
         connections.append(
             store.stack(\.path) { id, screen in
                 Connection(grouping: [
-                    screen.register(presentOnly: Reducer<StackScreen, TapScreen>(route: id) { screen, _ in screen.taps += 1 }),
+                    screen.register(
+                        presentOnly: Reducer<StackScreen, TapScreen>(route: id) { screen, _ in screen.taps += 1 }),
                     screen.state.observe { _ in wakes.runs += 1 },
                 ])
             })
@@ -143,7 +144,8 @@ final class ResinStack: ScenarioRunner {
             store.dispatch(TapScreen(id: top))
         }
         try check(
-            wakes.runs == ResinCases.dispatches, "Resin stack: \(wakes.runs) observers woken, expected one per dispatch")
+            wakes.runs == ResinCases.dispatches, "Resin stack: \(wakes.runs) observers woken, expected one per dispatch"
+        )
     }
 
     func finish() throws {
@@ -200,7 +202,9 @@ final class ResinPersisted: ScenarioRunner {
         dependencies.persistenceStorage = kind == .file ? .live : .inMemory()
         store = Store(initialState: PersistedBenchState(), scheduler: scheduler, dependencies: dependencies)
         registration = store.register(
-            Reducer<PersistedBenchState, ChangeSetting> { state, change in state.settings.values[change.key, default: 0] += 1 })
+            Reducer<PersistedBenchState, ChangeSetting> { state, change in
+                state.settings.values[change.key, default: 0] += 1
+            })
         file = FileManager.default.temporaryDirectory.appendingPathComponent("resin-bench-\(UUID().uuidString).json")
         switch kind {
         case .none: persistence = nil
@@ -217,7 +221,9 @@ final class ResinPersisted: ScenarioRunner {
         }
         scheduler.advance(by: .seconds(1))
         if let persistence {
-            try check(persistence.writeCount == writes + 1, "Resin persistence: \(persistence.writeCount - writes) writes, expected 1")
+            try check(
+                persistence.writeCount == writes + 1,
+                "Resin persistence: \(persistence.writeCount - writes) writes, expected 1")
         }
     }
 

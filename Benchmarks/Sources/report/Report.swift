@@ -465,7 +465,9 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     // MARK: Resin navigation and persistence
     line("## Resin: dispatch into a typed navigation stack, and persistence")
     line()
-    line("Microseconds per dispatch to the top screen of a stack followed with `Store.stack`; every dispatch woke exactly one observer (checked).")
+    line(
+        "Microseconds per dispatch to the top screen of a stack followed with `Store.stack`; every dispatch woke exactly one observer (checked)."
+    )
     line()
     line("| stack depth | 1 | 100 | 1,000 | 100 / 1 | 1,000 / 1 |")
     line("| --- | ---: | ---: | ---: | ---: | ---: |")
@@ -477,7 +479,9 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     line(
         "| `Store.stack`, a routed reducer per screen | \(shallow.map { format($0 / 1_000) } ?? "–") | \(deep.map { format($0 / 1_000) } ?? "–") | \(deepest.map { format($0 / 1_000) } ?? "–") | \(deepRatio.map { "\(format($0))×" } ?? "–") | \(deepestRatio.map { "\(format($0))×" } ?? "–") |"
     )
-    if let deepestRatio { ratios.append(Ratio(label: "Resin, 1,000-deep stack / 1-deep", value: deepestRatio, target: nil)) }
+    if let deepestRatio {
+        ratios.append(Ratio(label: "Resin, 1,000-deep stack / 1-deep", value: deepestRatio, target: nil))
+    }
     targets.append(
         (
             "Resin: a dispatch into a 100-deep and a 1,000-deep stack ≤ 1.5× one into a 1-deep stack",
@@ -485,13 +489,16 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
             deepRatio.map { $0 <= 1.5 } == true && deepestRatio.map { $0 <= 1.5 } == true
         ))
     line()
-    line("Microseconds per change of a persisted state (100 entries), the debounced write included: 100 changes, then one write.")
+    line(
+        "Microseconds per change of a persisted state (100 entries), the debounced write included: 100 changes, then one write."
+    )
     line()
     line("| persistence | per change | / unpersisted |")
     line("| --- | ---: | ---: |")
     let unpersisted = perEvent("resin/persist", "Resin")
     for (implementation, label) in [
-        ("Resin", "none"), ("ResinPersisted", "in memory (`.inMemory`)"), ("ResinPersistedFile", "JSON file (`.jsonFile`, atomic)"),
+        ("Resin", "none"), ("ResinPersisted", "in memory (`.inMemory`)"),
+        ("ResinPersistedFile", "JSON file (`.jsonFile`, atomic)"),
     ] {
         let measured = perEvent("resin/persist", implementation)
         line(
