@@ -24,7 +24,7 @@ struct MiddlewareEntry {
 ///   `lastRefreshCount`, and `pendingEffects` as reducers ask for effects;
 /// - `EngineEffects.swift`: `running`, `runningByID`, `pacers`, `pauses`, `nextEffect`,
 ///   `inbox`, `takesEffectActionsManually`, and `pendingEffects` as they start;
-/// - `Invariants.swift` reads them all (R1 to R5).
+/// - `Invariants.swift` reads them all (R1 to R7).
 class Engine {
     let graph = Graph()
     /// Brings effects' actions back into the store's domain and times debounces and

@@ -111,9 +111,17 @@ extension Engine {
         /// R5: between actions, no effect waits to start and no focus to be refreshed.
         func checkEffects(registeredFoci foci: [FocusNode]) {
             var visited = Set<ObjectIdentifier>()
+            var overriding = 0
             for focus in foci {
                 var current: FocusNode? = focus
                 while let node = current, visited.insert(ObjectIdentifier(node)).inserted {
+                    // R7: the count of foci that change their effects' dependencies covers
+                    // every one seen; a sharing focus's local focus is of the same engine.
+                    if node.dependencyOverride != nil { overriding += 1 }
+                    if let local = node.localParent {
+                        resinCheck(
+                            local.engine === self, "R7", "a sharing focus's local focus belongs to another engine")
+                    }
                     for number in node.ownedEffects {
                         resinCheck(
                             running[number].map { $0.owner === node } == true, "R4",
@@ -169,6 +177,11 @@ extension Engine {
             }
             resinCheck(
                 Set(pacers.keys) == Set(pauses.keys), "R4", "the debounces and throttles disagree with their pauses")
+            resinCheck(
+                overridingFoci >= overriding, "R7",
+                "\(overriding) registered foci override their effects' dependencies, but the engine counts \(overridingFoci)"
+            )
+            resinCheck(!isRunningAfterHooks, "R7", "the after-action hooks are marked running between actions")
             if !isProcessing {
                 resinCheck(pendingEffects.isEmpty, "R5", "effects wait to start between actions")
                 resinCheck(dirty.isEmpty, "R5", "foci wait to be refreshed between actions")
