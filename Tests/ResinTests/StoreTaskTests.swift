@@ -126,6 +126,31 @@ struct StoreTaskTests {
         gated.stop()
     }
 
+    @Test("releasing the store ends its actions' tasks: a finish() under way returns")
+    func releasedStoreEndsTasks() async {
+        var store: Store<Tasks>? = Store(initialState: Tasks(), scheduler: TestScheduler())
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let registration = store?.register(
+            Reducer<Tasks, Load> { _, _ in
+                .run { _ in
+                    for await _ in gate {}
+                }
+            })
+        guard let task = store?.dispatch(Load(name: "x")) else { return }
+        #expect(!task.isFinished)
+        let waiter = Task { @MainActor in
+            await task.finish()
+            return true
+        }
+        await yieldTimes()
+        registration?.disconnect()
+        store = nil
+        // Bounded: a task the release did not end fails the test instead of hanging it.
+        #expect(await finishes(task))
+        if task.isFinished { #expect(await waiter.value) }
+        open.finish()
+    }
+
     @Test("cancel() stops what the action started, and the parts it has not started; others run on")
     func cancelStopsOnlyItsEffects() async {
         let gated = GatedStore()
