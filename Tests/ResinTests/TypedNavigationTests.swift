@@ -61,6 +61,20 @@ private final class Tally: Sendable {
     func cancel() { state.withLock { $0.cancelled += 1 } }
 }
 
+/// `Wait`: an effect that runs until cancelled, and counts its cancellation in `tally`.
+private func waitingReducer(_ tally: Tally) -> Reducer<Detail, Wait> {
+    Reducer { _, _ in
+        .run { _ in
+            await withTaskCancellationHandler {
+                let (never, _) = AsyncStream.makeStream(of: Void.self)
+                for await _ in never {}
+            } onCancel: {
+                tally.cancel()
+            }
+        }
+    }
+}
+
 /// Registers a detail screen's reducers: `Bump` for its number, `Save` (saves, then dismisses
 /// itself), `Wait` (an effect that runs until cancelled).
 private func detailScreen(_ screen: Store<Screen?>, tally: Tally) -> Connection {
@@ -79,17 +93,7 @@ private func detailScreen(_ screen: Store<Screen?>, tally: Tally) -> Connection 
                     dismiss()
                 }
             }),
-        detail.register(
-            presentOnly: Reducer<Detail, Wait> { _, _ in
-                .run { _ in
-                    await withTaskCancellationHandler {
-                        let (never, _) = AsyncStream.makeStream(of: Void.self)
-                        for await _ in never {}
-                    } onCancel: {
-                        tally.cancel()
-                    }
-                }
-            }),
+        detail.register(presentOnly: waitingReducer(tally)),
     ]
     return Connection {
         tally.ended()
@@ -411,17 +415,7 @@ struct TypedNavigationTests {
             store.presentation(\.sheet) { sheet in
                 tally.began()
                 let editor = sheet.focus(\.self, case: Sheet.editor)
-                let wait = editor.register(
-                    presentOnly: Reducer<Detail, Wait> { _, _ in
-                        .run { _ in
-                            await withTaskCancellationHandler {
-                                let (never, _) = AsyncStream.makeStream(of: Void.self)
-                                for await _ in never {}
-                            } onCancel: {
-                                tally.cancel()
-                            }
-                        }
-                    })
+                let wait = editor.register(presentOnly: waitingReducer(tally))
                 let save = editor.register(
                     presentOnly: Reducer<Detail, Save> { detail, _ in
                         detail.saved = true

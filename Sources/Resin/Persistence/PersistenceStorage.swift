@@ -71,7 +71,7 @@ public struct PersistenceStorage: Sendable {
                 case .userDefaults(let key, let suite):
                     return (suite.flatMap(UserDefaults.init(suiteName:)) ?? .standard).data(forKey: key)
                 case .memory(let key):
-                    return processMemory.withLock { $0[key] }
+                    return processMemory.withLock { $0[key] }.map { Data($0) }
                 }
             },
             write: { data, location in
@@ -81,7 +81,7 @@ public struct PersistenceStorage: Sendable {
                 case .userDefaults(let key, let suite):
                     (suite.flatMap(UserDefaults.init(suiteName:)) ?? .standard).set(data, forKey: key)
                 case .memory(let key):
-                    processMemory.withLock { $0[key] = data }
+                    processMemory.withLock { $0[key] = Array(data) }
                 }
             })
     }
@@ -96,8 +96,10 @@ public struct PersistenceStorage: Sendable {
     }
 }
 
-/// What ``PersistenceLocation/memory(_:)`` keeps, for the whole process.
-private let processMemory = LockedState<[String: Data]>([:])
+/// What ``PersistenceLocation/memory(_:)`` keeps, for the whole process. Bytes, not `Data`:
+/// `Data` keeps its storage behind a pointer with tag bits, which LeakSanitizer does not
+/// recognise, so data kept for the process's life would be reported as leaked.
+private let processMemory = LockedState<[String: [UInt8]]>([:])
 
 /// Writes `data` to a temporary file beside `url`, then renames it over `url`, so a reader
 /// (or a crash) sees the old file or the new one, never part of one.
