@@ -289,6 +289,35 @@ struct PersistenceTests {
         _ = (persistence, reducers)
     }
 
+    @Test(
+        "a JSON file behind a symbolic link is replaced where it lies, the link kept; two writes in a second both land")
+    @MainActor
+    func symlinkedFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let real = directory.appendingPathComponent("data/preferences.json")
+        let link = directory.appendingPathComponent("preferences.json")
+        try FileManager.default.createDirectory(at: real.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try encoded(Preferences(theme: "dark")).write(to: real)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let (store, _, reducers, errors) = persistedStore(.live)
+        let persistence = store.focus(\.preferences).persist(.jsonFile(link), debounce: .zero)
+        #expect(store.state.value.preferences.theme == "dark")
+        store.dispatch(SetTheme(theme: "sepia"))
+        persistence.flush()
+        store.dispatch(SetFontSize(size: 30))
+        persistence.flush()
+        #expect(persistence.writeCount == 2)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+        #expect(decoded(try Data(contentsOf: real)) == Preferences(theme: "sepia", fontSize: 30))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: real.deletingLastPathComponent().path) == [
+                "preferences.json"
+            ])
+        #expect(errors.errors.isEmpty)
+        _ = reducers
+    }
+
     @Test("releasing a persistence writes what is pending; a store shares it with the next through the storage")
     @MainActor
     func relaunch() {

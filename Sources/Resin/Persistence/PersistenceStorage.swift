@@ -59,7 +59,8 @@ public struct PersistenceStorage: Sendable {
         try write(data, location)
     }
 
-    /// Files (written atomically: to a temporary file beside, then renamed over the old one),
+    /// Files (written atomically: to a temporary file beside, then renamed over the old one;
+    /// a symbolic link is followed, so the file it points to is replaced and the link stays),
     /// user defaults, and the process's memory.
     public static var live: PersistenceStorage {
         PersistenceStorage(
@@ -103,7 +104,9 @@ private let processMemory = LockedState<[String: [UInt8]]>([:])
 
 /// Writes `data` to a temporary file beside `url`, then renames it over `url`, so a reader
 /// (or a crash) sees the old file or the new one, never part of one.
+/// A symbolic link at `url` is followed: the file it points to is replaced, and the link stays.
 private func writeAtomically(_ data: Data, to url: URL) throws {
+    let url = url.resolvingSymlinksInPath()
     let directory = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
