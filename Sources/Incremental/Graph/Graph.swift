@@ -112,6 +112,17 @@ public final class Graph {
     @exclusivity(unchecked) var cleanups: [() -> Void] = []
     /// How many observers are running (nested when one reads or writes).
     @exclusivity(unchecked) var observerDepth = 0
+    /// The computed value or effect whose run is recording the nodes it reads (see
+    /// Tracking.swift); nil outside such a run, and while a read it made brings a node up to
+    /// date.
+    @exclusivity(unchecked) var tracker: Unmanaged<IncrementalNode>?
+    /// Where the next read of `tracker`'s run goes among its edges.
+    @exclusivity(unchecked) var trackCursor = 0
+    /// What effects and effect scopes made now belong to: the running effect's, the scope
+    /// whose `run` is under way, or nil for the graph's own (``rootOwnership``).
+    @exclusivity(unchecked) var currentOwnership: EffectOwnership?
+    /// The effects and scopes made outside any effect or scope: they live until disposed.
+    @exclusivity(unchecked) var rootOwnership = EffectOwnership()
 
     #if INCREMENTAL_INTERNAL_CHECKS
         /// Every node of the graph that exists: registered by each node's initializer and

@@ -102,12 +102,14 @@ public class I<Value>: IncrementalNode {
     /// Reading brings the node up to date first if an input changed since it computed
     /// (observed or not, inside a batch or not), so it is always consistent with the
     /// inputs as last written. Reading an unobserved node computes what it needs on the
-    /// spot, each node at most once, without connecting anything.
+    /// spot, each node at most once, without connecting anything. Inside a
+    /// ``Graph/computed(_:)`` or ``Graph/effect(_:)`` closure, the read makes this node an
+    /// input of that computation (unless inside ``Graph/untracked(_:)``).
     ///
     /// - Precondition: The node holds a value, not an error (its closure, or one below it,
     ///   threw). Use ``get()`` or ``result`` where a closure may throw.
     public var value: Value {
-        graph.read(self)
+        graph.readValue(of: self)
         if let failure {
             preconditionFailure(
                 "Incremental: value read of a node that holds an error (\(failure)); read it with get() or result where a closure may throw"
@@ -119,7 +121,7 @@ public class I<Value>: IncrementalNode {
     /// The current value, or the error the node holds, thrown. Brings the node up to date
     /// as ``value`` does.
     public final func get() throws -> Value {
-        graph.read(self)
+        graph.readValue(of: self)
         if let failure { throw failure }
         return current
     }
@@ -127,7 +129,7 @@ public class I<Value>: IncrementalNode {
     /// The current value or the error the node holds. Brings the node up to date as
     /// ``value`` does.
     public final var result: Result<Value, any Error> {
-        graph.read(self)
+        graph.readValue(of: self)
         if let failure { return .failure(failure) }
         return .success(current)
     }
@@ -318,8 +320,11 @@ public class I<Value>: IncrementalNode {
         graph.read(self, propagating: false)
         // Writes the observer makes now are propagated after it returns, as they are when it
         // runs in a propagation: observers never nest.
-        graph.deliveringOutsidePropagation {
-            deliver(to: record)
+        // Untracked: an observer added during an effect's run is no part of that run.
+        graph.withoutTracking {
+            graph.deliveringOutsidePropagation {
+                deliver(to: record)
+            }
         }
         return Connection(source: self, token: Int(bitPattern: record))
     }
@@ -374,7 +379,7 @@ public class I<Value>: IncrementalNode {
         }
     }
 
-    override final func notifyObservers() {
+    override func notifyObservers() {
         guard hasComputed, let first = firstObserver else { return }
         // A sink may let go of the last connection to this node while its observers are told:
         // the node then loses its last observer while the round's queue lists it, and the

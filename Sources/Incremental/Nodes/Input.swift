@@ -41,7 +41,10 @@ public class Input<Value>: I<Value> {
 
     /// The input's value, as last written; setting it writes.
     override public var value: Value {
-        get { current }
+        get {
+            if graph.tracker != nil { graph.trackedRead(self) }
+            return current
+        }
         set { write(newValue) }
     }
 

@@ -1,0 +1,135 @@
+/// Auto-tracking: the graph's half of `computed` and `effect`.
+///
+/// A tracked node (a ``TrackedNode`` or an ``EffectNode``) does not name its inputs: its run
+/// records them. While it runs, the graph's `tracker` is the node and `trackCursor` the index
+/// of the next read among its edges. Each read of a node's value (``I/value``, ``I/get()``,
+/// ``I/result``, an input's `value`) brings that node up to date with the tracker cleared, so
+/// that closures run meanwhile record nothing into it, and then records it:
+///
+/// - the read matches the edge at the cursor (the usual case: the run reads what the last one
+///   read, in the same order): only the version seen is updated;
+/// - it repeats the read just before: the same;
+/// - otherwise a new edge is inserted at the cursor, and linked if the node is necessary.
+///
+/// When the run ends, the edges past the cursor (what the last run read and this one did
+/// not) are unlinked and released. So a branch not taken is not an input, and a node only it
+/// read stops being necessary, and is freed once nothing else holds it.
+///
+/// A tracked node is `Flags.dynamic`: to bring it up to date, the pull walk looks at its
+/// edges in order and recomputes at the first input that changed, without bringing the
+/// later ones up to date first (the run may no longer read them).
+extension Graph {
+    /// Runs `body` as a run of `node` that records the nodes it reads; afterwards the
+    /// edges it did not read again are dropped.
+    @inline(__always)
+    func tracking<Result>(_ node: IncrementalNode, _ body: () throws -> Result) rethrows -> Result {
+        let outerTracker = tracker
+        let outerCursor = trackCursor
+        tracker = Unmanaged.passUnretained(node)
+        trackCursor = 0
+        defer {
+            trimEdges(of: node, to: trackCursor)
+            tracker = outerTracker
+            trackCursor = outerCursor
+        }
+        return try body()
+    }
+
+    /// Runs `body` with no tracker: what it reads is no input of the run under way.
+    @inline(__always)
+    func withoutTracking<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard tracker != nil else { return try body() }
+        let outerTracker = tracker
+        tracker = nil
+        defer { tracker = outerTracker }
+        return try body()
+    }
+
+    /// Brings `node` up to date for a read of its value, and, inside a tracked run, records
+    /// it as an input of that run.
+    @inline(__always)
+    func readValue(of node: IncrementalNode) {
+        if tracker == nil { return read(node) }
+        trackedRead(node)
+    }
+
+    /// A read inside a tracked run: `node` is brought up to date with no tracker (closures
+    /// run meanwhile belong to their own nodes), then recorded.
+    @inline(never)
+    func trackedRead(_ node: IncrementalNode) {
+        guard let reader = tracker else { return read(node) }
+        precondition(
+            node.graph === self,
+            "Incremental: a computed value or effect read a node of another graph; each graph propagates on its own")
+        precondition(
+            node.flags & Flags.onStack == 0,
+            "Incremental: a cycle: a computed value reads its own value, directly or through the values it reads")
+        tracker = nil
+        read(node)
+        tracker = reader
+        reader._withUnsafeGuaranteedRef { record(node, by: $0) }
+    }
+
+    /// Records `node`, just read and current, as the next input of `reader`'s run.
+    private func record(_ node: IncrementalNode, by reader: IncrementalNode) {
+        let index = trackCursor
+        let ref = Unmanaged.passUnretained(node).toOpaque()
+        if index < reader.edges.count && reader.edges[index].ref.toOpaque() == ref {
+            reader.edges[index].seen = node.version
+            trackCursor = index + 1
+            return
+        }
+        if index > 0 && reader.edges[index - 1].ref.toOpaque() == ref {
+            reader.edges[index - 1].seen = node.version
+            return
+        }
+        insertEdge(of: reader, at: index, to: node)
+        reader.edges[index].seen = node.version
+        trackCursor = index + 1
+    }
+
+    /// Inserts an edge from `reader` to `node` at `index`, moving the later edges up one
+    /// (and their reader entries with them), and links it if `reader` is necessary.
+    private func insertEdge(of reader: IncrementalNode, at index: Int, to node: IncrementalNode) {
+        reader.edges.append(Edge(ref: Unmanaged.passRetained(node), seen: -1, slot: -1))
+        var position = reader.edges.count - 1
+        while position > index {
+            let moved = reader.edges[position - 1]
+            reader.edges[position - 1] = reader.edges[position]
+            reader.edges[position] = moved
+            if moved.slot >= 0 { moved.ref._withUnsafeGuaranteedRef { $0.subs[moved.slot].edge = position } }
+            position -= 1
+        }
+        if reader.isNecessary { link(reader, edge: index) }
+    }
+
+    /// Drops the edges of `node` from `count` on: each is unlinked (its node deactivated if
+    /// nothing else needs it) and released.
+    ///
+    /// Safe while `node` is on the pull walk's stack only as the node whose recomputation is
+    /// running: the walk indexes its edges before `recompute`, never after.
+    func trimEdges(of node: IncrementalNode, to count: Int) {
+        while node.edges.count > count {
+            let edge = node.edges.removeLast()
+            if edge.slot >= 0 {
+                edge.ref._withUnsafeGuaranteedRef { input in
+                    removeSub(of: input, at: edge.slot)
+                    if !input.isNecessary { deactivate(input) }
+                }
+            }
+            releaseLater(edge.node)
+        }
+    }
+
+    /// Runs `body` with `ownership` receiving the effects and scopes made meanwhile.
+    @inline(__always)
+    func owning<Result>(_ ownership: EffectOwnership, _ body: () throws -> Result) rethrows -> Result {
+        let outer = currentOwnership
+        currentOwnership = ownership
+        defer { currentOwnership = outer }
+        return try body()
+    }
+
+    /// What an effect or scope made now belongs to.
+    var ownershipForNewMember: EffectOwnership { currentOwnership ?? rootOwnership }
+}
