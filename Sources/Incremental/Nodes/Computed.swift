@@ -47,6 +47,7 @@ extension Graph {
     /// ```
     ///
     /// Outside a computed value or an effect, it just runs `body`.
+    @discardableResult
     public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
         try withoutTracking(body)
     }
