@@ -165,7 +165,7 @@ struct ErrorTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Graph().onCleanup {}
         }
-        expectStandardError(of: result, contains: "Incremental: onCleanup was called outside an observer")
+        expectStandardError(of: result, contains: "Incremental: onCleanup was called outside an observer or effect")
     }
 
     @Test("the identity cutoff of a value type is a precondition failure")

@@ -142,6 +142,9 @@ public class IncrementalNode {
         /// The last of the node's observers (kept by ``I``), for the invariant checks.
         var lastObserverForChecks: UnsafeMutablePointer<ObserverRecord>? { nil }
 
+        /// How many of the node's observers have no record (an effect's node counts itself).
+        var unlistedObserversForChecks: Int32 { 0 }
+
         /// Every observer record the node holds in the arena: those listed and those removed
         /// while a delivery was under way, for the invariant checks.
         func observerRecordsForChecks() -> [UnsafeMutablePointer<ObserverRecord>] { [] }

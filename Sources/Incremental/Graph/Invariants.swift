@@ -262,6 +262,8 @@ extension Graph {
                     previous = current
                     record = current.pointee.next
                 }
+                // An effect's node stands for its own demand: it counts one observer and lists none.
+                count += node.unlistedObserversForChecks
                 if count != node.observerCount {
                     fail("I6", "\(count) observers listed but the count is \(node.observerCount)", node)
                 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Auto-tracking: the graph's half of `computed` and `effect`.
 ///
 /// A tracked node (a ``TrackedNode`` or an ``EffectNode``) does not name its inputs: its run
@@ -25,11 +33,13 @@ extension Graph {
     func tracking<Result>(_ node: IncrementalNode, _ body: () throws -> Result) rethrows -> Result {
         let outerTracker = tracker
         let outerCursor = trackCursor
-        tracker = Unmanaged.passUnretained(node)
+        let outerThread = TrackingThread.graph
+        setTracker(Unmanaged.passUnretained(node))
         trackCursor = 0
         defer {
             trimEdges(of: node, to: trackCursor)
             tracker = outerTracker
+            TrackingThread.graph = outerThread
             trackCursor = outerCursor
         }
         return try body()
@@ -40,17 +50,48 @@ extension Graph {
     func withoutTracking<Result>(_ body: () throws -> Result) rethrows -> Result {
         guard tracker != nil else { return try body() }
         let outerTracker = tracker
-        tracker = nil
-        defer { tracker = outerTracker }
+        let outerThread = TrackingThread.graph
+        setTracker(nil)
+        defer {
+            tracker = outerTracker
+            TrackingThread.graph = outerThread
+        }
         return try body()
+    }
+
+    /// Makes `newTracker` the node recording reads, and tells the thread which graph is
+    /// tracking (see ``TrackingThread``); the callers restore both as they found them.
+    @inline(__always)
+    private func setTracker(_ newTracker: Unmanaged<IncrementalNode>?) {
+        tracker = newTracker
+        TrackingThread.graph = newTracker == nil ? nil : Unmanaged.passUnretained(self).toOpaque()
     }
 
     /// Brings `node` up to date for a read of its value, and, inside a tracked run, records
     /// it as an input of that run.
     @inline(__always)
     func readValue(of node: IncrementalNode) {
-        if tracker == nil { return read(node) }
+        if tracker == nil {
+            checkNoOtherGraphTracks()
+            return read(node)
+        }
         trackedRead(node)
+    }
+
+    /// Stops with a precondition failure if a computed value or effect of another graph is
+    /// running on this thread and recording reads: it read a node of this graph, which it
+    /// cannot depend on.
+    @inline(__always)
+    func checkNoOtherGraphTracks() {
+        if let tracking = TrackingThread.graph, tracking != Unmanaged.passUnretained(self).toOpaque() {
+            readFromAnotherGraph()
+        }
+    }
+
+    @inline(never)
+    private func readFromAnotherGraph() -> Never {
+        preconditionFailure(
+            "Incremental: a computed value or effect read a node of another graph; each graph propagates on its own")
     }
 
     /// A read inside a tracked run: `node` is brought up to date with no tracker (closures
@@ -59,14 +100,13 @@ extension Graph {
     func trackedRead(_ node: IncrementalNode) {
         guard let reader = tracker else { return read(node) }
         precondition(
-            node.graph === self,
-            "Incremental: a computed value or effect read a node of another graph; each graph propagates on its own")
-        precondition(
             node.flags & Flags.onStack == 0,
             "Incremental: a cycle: a computed value reads its own value, directly or through the values it reads")
-        tracker = nil
+        let outerThread = TrackingThread.graph
+        setTracker(nil)
         read(node)
         tracker = reader
+        TrackingThread.graph = outerThread
         reader._withUnsafeGuaranteedRef { record(node, by: $0) }
     }
 
@@ -132,4 +172,24 @@ extension Graph {
 
     /// What an effect or scope made now belongs to.
     var ownershipForNewMember: EffectOwnership { currentOwnership ?? rootOwnership }
+}
+
+/// The graph whose computed value or effect is recording reads on the current thread, if
+/// any: a read of another graph's node checks it, so that a computed value that reads a node
+/// of another graph (which cannot become its input) stops with a clear message instead of
+/// silently not depending on it. Kept in a thread-local slot, mirroring the tracking graph's
+/// `tracker`: set and cleared with it, on the thread the graph is used on.
+enum TrackingThread {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "Incremental: no thread-local slot is left for auto-tracking")
+        return key
+    }()
+
+    /// The tracking graph's address, or nil.
+    static var graph: UnsafeMutableRawPointer? {
+        @inline(__always) get { pthread_getspecific(key) }
+        set { pthread_setspecific(key, newValue) }
+    }
 }

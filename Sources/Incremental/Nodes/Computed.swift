@@ -56,7 +56,7 @@ extension Graph {
     public var isTracking: Bool { tracker != nil }
 }
 
-/// A node whose inputs are what its closure reads (``Graph/computed(_:)``).
+/// A node whose inputs are what its closure reads (``Graph/computed(_:)-9iakp``).
 ///
 /// `Flags.dynamic`: the pull walk recomputes it at its first input that changed, without
 /// bringing the later ones up to date (see Tracking.swift).

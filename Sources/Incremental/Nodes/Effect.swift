@@ -12,7 +12,7 @@ extension Graph {
     /// effect.dispose()    // prints "leaving 1"
     /// ```
     ///
-    /// What `body` reads is recorded on each run, as in ``computed(_:)``. An effect runs
+    /// What `body` reads is recorded on each run, as in ``computed(_:)-9iakp``. An effect runs
     /// where observers run: after the propagation has made every value current, once per
     /// propagation at most, in the order the propagation reached it. Writes it makes
     /// propagate after it returns. Cleanups registered with ``onCleanup(_:)`` during a run
@@ -193,6 +193,10 @@ final class EffectNode: I<Void>, EffectMember {
         graph.read(self, propagating: false)
         graph.deliveringOutsidePropagation { runIfNeeded() }
     }
+
+    #if INCREMENTAL_INTERNAL_CHECKS
+        override var unlistedObserversForChecks: Int32 { isDisposed ? 0 : 1 }
+    #endif
 
     override func recompute() -> Step {
         needsRun = true

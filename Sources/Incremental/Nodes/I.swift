@@ -103,7 +103,7 @@ public class I<Value>: IncrementalNode {
     /// (observed or not, inside a batch or not), so it is always consistent with the
     /// inputs as last written. Reading an unobserved node computes what it needs on the
     /// spot, each node at most once, without connecting anything. Inside a
-    /// ``Graph/computed(_:)`` or ``Graph/effect(_:)`` closure, the read makes this node an
+    /// ``Graph/computed(_:)-9iakp`` or ``Graph/effect(_:)`` closure, the read makes this node an
     /// input of that computation (unless inside ``Graph/untracked(_:)``).
     ///
     /// - Precondition: The node holds a value, not an error (its closure, or one below it,

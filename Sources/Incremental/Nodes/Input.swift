@@ -42,7 +42,7 @@ public class Input<Value>: I<Value> {
     /// The input's value, as last written; setting it writes.
     override public var value: Value {
         get {
-            if graph.tracker != nil { graph.trackedRead(self) }
+            if graph.tracker != nil { graph.trackedRead(self) } else { graph.checkNoOtherGraphTracks() }
             return current
         }
         set { write(newValue) }

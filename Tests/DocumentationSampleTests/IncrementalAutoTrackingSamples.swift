@@ -1,0 +1,138 @@
+// swift-format-ignore-file
+// (The samples are kept exactly as the documentation writes them.)
+
+// The samples of Incremental's article "Auto-tracking" and of the doc comments of
+// `computed`, `untracked`, `effect` and `effectScope`, verbatim.
+
+import Incremental
+import Testing
+
+@Suite("Samples: Incremental auto-tracking")
+struct IncrementalAutoTrackingSamples {
+    @Test func overview() {
+        let graph = Graph()
+        let price = graph.input(10)
+        let quantity = graph.input(3)
+        let member = graph.input(false)
+        let discount = graph.input(20)
+
+        let total = graph.computed {
+            let gross = price.value * quantity.value
+            return member.value ? gross - gross * discount.value / 100 : gross
+        }
+        #expect(total.value == 30)
+        discount.write(50)      // not read while member is false: nothing recomputes
+        member.write(true)
+        #expect(total.value == 15)
+    }
+
+    @Test func effects() {
+        let graph = Graph()
+        let query = graph.input("")
+        var searches: [String] = []
+        var cancelled: [String] = []
+
+        let search = graph.effect {
+            let text = query.value
+            guard !text.isEmpty else { return }
+            searches.append(text)
+            graph.onCleanup { cancelled.append(text) }   // before the next run, and on disposal
+        }
+        query.write("swift")
+        query.write("swift signals")
+        search.dispose()
+        #expect(searches == ["swift", "swift signals"])
+        #expect(cancelled == ["swift", "swift signals"])
+    }
+
+    @Test func scopes() {
+        let graph = Graph()
+        let items = graph.input(["milk"])
+        let selected = graph.input(0)
+        var log: [String] = []
+
+        let screen = graph.effectScope {
+            graph.effect {
+                let count = items.value.count
+                log.append("\(count) items")
+                graph.effect { log.append("row \(selected.value) of \(count)") }
+            }
+        }
+        items.write(["milk", "bread"])     // the outer effect re-runs; its old inner one is disposed
+        selected.write(1)
+        screen.dispose()
+        selected.write(0)                  // nothing runs
+        #expect(log == ["1 items", "row 0 of 1", "2 items", "row 0 of 2", "row 1 of 2"])
+    }
+
+    @Test func untracked() {
+        let graph = Graph()
+        let amount = graph.input(12)
+        let currency = graph.input("EUR")
+        var runs = 0
+        let label = graph.computed {
+            runs += 1
+            return "\(amount.value) \(graph.untracked { currency.value })"
+        }
+        #expect(label.value == "12 EUR")
+        currency.write("USD")
+        #expect(label.value == "12 EUR")   // not an input: still the old text
+        amount.write(13)
+        #expect(label.value == "13 USD")
+        #expect(runs == 2)
+    }
+
+    @Test func computedDocComment() {
+        let graph = Graph()
+        let first = graph.input("Ada")
+        let last = graph.input("Lovelace")
+        let showLast = graph.input(true)
+        let name = graph.computed { showLast.value ? "\(first.value) \(last.value)" : first.value }
+        #expect(name.value == "Ada Lovelace")
+        showLast.write(false)
+        #expect(name.value == "Ada")
+    }
+
+    @Test func untrackedDocComment() {
+        let graph = Graph()
+        let price = graph.input(2)
+        let quantity = graph.input(3)
+        let currency = graph.input("EUR")
+        let logged = graph.computed {
+            let total = price.value * quantity.value
+            let unit = graph.untracked { currency.value }   // a currency change recomputes nothing
+            return "\(total) \(unit)"
+        }
+        #expect(logged.value == "6 EUR")
+        currency.write("USD")
+        #expect(logged.value == "6 EUR")
+    }
+
+    @Test func effectDocComment() {
+        let graph = Graph()
+        let count = graph.input(0)
+        let effect = graph.effect {
+            print("count is", count.value)                    // prints "count is 0"
+            graph.onCleanup { print("leaving", count.value) } // runs before the next run
+        }
+        count.write(1)      // prints "leaving 1", then "count is 1"
+        effect.dispose()    // prints "leaving 1"
+        #expect(effect.isDisposed)
+    }
+
+    @Test func effectScopeDocComment() {
+        let graph = Graph()
+        let items = graph.input(["milk"])
+        let title = graph.input("")
+        var saved: [[String]] = []
+        func save(_ items: [String]) { saved.append(items) }
+        let screen = graph.effectScope {
+            graph.effect { title.value = "\(items.value.count) items" }
+            graph.effect { save(items.value) }
+        }
+        screen.dispose()   // both effects stop
+        items.write(["milk", "bread"])
+        #expect(title.value == "1 items")
+        #expect(saved == [["milk"]])
+    }
+}
