@@ -110,7 +110,9 @@ struct LayoutTests {
     @Test("no file of Incremental but the graph's own writes a field of the graph: nodes go through its methods")
     func incrementalNodesWriteNoGraphField() throws {
         // The graph's own files: the class, and the extensions that carry its operations.
-        let graphFiles: Set = ["Graph.swift", "Refresh.swift", "PushPlan.swift", "Invariants.swift", "DotExport.swift", "Tracking.swift"]
+        let graphFiles: Set = [
+            "Graph.swift", "Refresh.swift", "PushPlan.swift", "Invariants.swift", "DotExport.swift", "Tracking.swift",
+        ]
         // `graph.field = …`, `graph.field += …`, `graph.field[…] = …`, or a mutating call
         // on a field (`graph.field.append(…)`).
         let write =

@@ -195,7 +195,8 @@ public final class Graph {
     public func onCleanup(_ cleanup: @escaping () -> Void) {
         precondition(
             observerDepth > 0,
-            "Incremental: onCleanup was called outside an observer or effect; call it from inside a closure given to observe or effect")
+            "Incremental: onCleanup was called outside an observer or effect; call it from inside a closure given to observe or effect"
+        )
         cleanups.append(cleanup)
     }
 
