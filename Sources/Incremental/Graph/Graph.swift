@@ -20,8 +20,17 @@ public final class Graph {
     /// How many nodes of this graph exist (referenced by anything).
     @exclusivity(unchecked) public internal(set) var nodeCount = 0
 
-    /// Counts of the work the graph has done, for tests and benchmarks.
-    @exclusivity(unchecked) public internal(set) var statistics = Statistics()
+    /// Counts of the work the graph has done, for tests, benchmarks and tuning.
+    public var statistics: Statistics {
+        var statistics = counters
+        statistics.nodesAlive = nodeCount
+        statistics.changes = versionClock
+        return statistics
+    }
+
+    /// The counts ``statistics`` reports, kept as the work is done (the number of changes is
+    /// the version clock itself).
+    @exclusivity(unchecked) var counters = Statistics()
 
     // Read on every propagation; unchecked for the reason given below.
     /// How many propagations in a row observers (or closures) may start by writing inputs
@@ -365,7 +374,7 @@ public final class Graph {
 
     /// One propagation: bring the queued nodes up to date, then notify.
     private func propagateRound() {
-        let recomputedBefore = statistics.recomputations
+        let recomputedBefore = counters.recomputations
         let deliveredBefore = deliveries
         if deferredPush != nil {
             // A single write with a plan: nothing was marked, and the walk queues the
@@ -392,7 +401,7 @@ public final class Graph {
                 node._withUnsafeGuaranteedRef { if $0.observerCount > 0 { refresh($0) } }
             }
         }
-        let recomputed = statistics.recomputations - recomputedBefore
+        let recomputed = counters.recomputations - recomputedBefore
         endWindow()
         // Observers run now. One that writes an input marks what it reaches pending and
         // queues it for the next round; a node it reaches that is still to be notified in
@@ -410,8 +419,8 @@ public final class Graph {
         // A round that recomputed nothing and told nobody (the writes were undone, or a
         // cutoff stopped them at once) did no work, and is not counted.
         if recomputed > 0 || deliveries != deliveredBefore {
-            statistics.propagations += 1
-            statistics.lastRecomputations = recomputed
+            counters.propagations += 1
+            counters.lastRecomputations = recomputed
         }
     }
 
@@ -518,6 +527,21 @@ extension Graph {
         public var recomputations = 0
         /// How many node recomputations the last propagation ran.
         public var lastRecomputations = 0
+        /// How many nodes were made, in all.
+        public var nodesCreated = 0
+        /// How many nodes exist now (``Graph/nodeCount``).
+        public var nodesAlive = 0
+        /// How many times a node took a new value: an input written with a value its readers
+        /// had not seen, a recomputation that passed its cutoff, an invalidation.
+        public var changes = 0
+        /// How many nodes were invalidated (made in a `flatMap` whose left-hand side changed).
+        public var invalidations = 0
+        /// How many times a node became necessary (an observer, or a necessary reader, came).
+        public var becameNecessary = 0
+        /// How many times a node stopped being necessary.
+        public var becameUnnecessary = 0
+        /// How many effects ran (``Graph/effect(_:)``), first runs included.
+        public var effectRuns = 0
     }
 }
 
@@ -533,6 +557,7 @@ extension Graph {
     @inline(__always)
     func nodeCreated(_ node: IncrementalNode) {
         nodeCount += 1
+        counters.nodesCreated += 1
         if let scope = currentScope { scope.adopt(node) }
         #if INCREMENTAL_INTERNAL_CHECKS
             _liveNodes[ObjectIdentifier(node)] = Unmanaged.passUnretained(node)
@@ -586,6 +611,16 @@ extension Graph {
     @inline(__always)
     func countDelivery() {
         deliveries += 1
+    }
+
+    /// A node is being invalidated.
+    func countInvalidation() {
+        counters.invalidations += 1
+    }
+
+    /// An effect is about to run its body.
+    func countEffectRun() {
+        counters.effectRuns += 1
     }
 
     /// An observer is about to run: counts the observers running, and returns where the

@@ -155,7 +155,7 @@ extension Graph {
         }
         fusedIndex = -1
         recomputeDepth -= 1
-        statistics.recomputations += recomputed
+        counters.recomputations += recomputed
         if deferredPush != nil {
             deferredPush = nil
         } else if !hintsAreStale {

@@ -57,7 +57,7 @@ extension Graph {
                 versionClock += 1
                 node.version = versionClock
             }
-            statistics.recomputations += 1
+            counters.recomputations += 1
         }
         node.flags &= ~(Flags.onStack | Flags.pending)
         node.checkedAt = epoch
@@ -108,7 +108,7 @@ extension Graph {
         case .unchanged:
             break
         }
-        statistics.recomputations += 1
+        counters.recomputations += 1
         end(node)
         return nil
     }
@@ -133,7 +133,7 @@ extension Graph {
             }
         }
         recomputeDepth -= 1
-        statistics.recomputations += recomputed
+        counters.recomputations += recomputed
     }
 
     /// Makes `node`, necessary and not a `flatMap`, current, expecting the nodes it reads to
@@ -268,6 +268,7 @@ extension Graph {
         demandStack.append(Unmanaged.passUnretained(root))
         while demandStack.count > base {
             demandStack.removeLast()._withUnsafeGuaranteedRef { node in
+                counters.becameNecessary += 1
                 if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
                     node.flags |= Flags.pending
                     // Its readers were linked first, and may have been judged current: one
@@ -300,6 +301,7 @@ extension Graph {
         demandStack.append(Unmanaged.passUnretained(root))
         while demandStack.count > base {
             demandStack.removeLast()._withUnsafeGuaranteedRef { node in
+                counters.becameUnnecessary += 1
                 if node.flags & Flags.pending == 0 { node.checkedAt = epoch }
                 node.flags &= ~Flags.pending
                 for index in 0..<node.edges.count where node.edges[index].slot >= 0 {

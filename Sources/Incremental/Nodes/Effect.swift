@@ -217,6 +217,7 @@ final class EffectNode: I<Void>, EffectMember {
 
     private func run() {
         graph.countDelivery()
+        graph.countEffectRun()
         children.disposeAll()
         runCleanups()
         guard !isDisposed else { return }

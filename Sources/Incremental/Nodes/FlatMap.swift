@@ -132,6 +132,7 @@ extension Graph {
     /// of what it read; nodes that read it see the error.
     func invalidate(_ node: IncrementalNode) {
         guard node.flags & Flags.invalid == 0 else { return }
+        countInvalidation()
         node.invalidate()
         node.flags |= Flags.invalid
         node.flags &= ~Flags.pending
