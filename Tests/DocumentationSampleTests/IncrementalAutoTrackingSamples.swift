@@ -136,3 +136,29 @@ struct IncrementalAutoTrackingSamples {
         #expect(saved == [["milk"]])
     }
 }
+
+@Suite("Samples: Incremental map and flatMap of many values")
+struct IncrementalVariadicSamples {
+    @Test func mapOfMany() {
+        let graph = Graph()
+        let name = graph.input("Ada")
+        let age = graph.input(36)
+        let isMember = graph.input(true)
+        let label = map(name, age, isMember) { name, age, isMember in
+            "\(name), \(age)\(isMember ? " ★" : "")"
+        }
+        #expect(label.value == "Ada, 36 ★")
+    }
+
+    @Test func flatMapOfMany() {
+        let graph = Graph()
+        let useMetric = graph.input(false)
+        let precision = graph.input(1)
+        let celsius = graph.input(20.0)
+        let fahrenheit = celsius.map { $0 * 9 / 5 + 32 }
+        let shown = flatMap(useMetric, precision) { metric, digits in
+            (metric ? celsius : fahrenheit).map { String(format: "%.\(digits)f", $0) }
+        }
+        #expect(shown.value == "68.0")
+    }
+}
