@@ -162,3 +162,36 @@ struct IncrementalVariadicSamples {
         #expect(shown.value == "68.0")
     }
 }
+
+@Suite("Samples: Incremental freeze, depend(on:) and necessaryIfAlive")
+struct IncrementalToolkitSamples {
+    @Test func freeze() {
+        let graph = Graph()
+        let results = graph.input([String]())
+        let firstResult = results.freeze { !$0.isEmpty }   // the first non-empty results, kept
+        let connection = firstResult.observe { _ in }
+        results.write(["a"])
+        results.write(["b"])
+        #expect(firstResult.value == ["a"])
+        connection.disconnect()
+    }
+
+    @Test func dependOn() {
+        let graph = Graph()
+        let total = graph.input(3)
+        let auditLog = graph.input("audit").map { $0.uppercased() }
+        let shown = total.depend(on: auditLog)   // auditLog stays up to date while shown is observed
+        let connection = shown.observe { _ in }
+        #expect(auditLog.isNecessary)
+        connection.disconnect()
+    }
+
+    @Test func necessaryIfAlive() {
+        let graph = Graph()
+        let rows = graph.input(Array(1...100))
+        let expensiveReport = rows.map { $0.reduce(0, +) }
+        let warm = expensiveReport.necessaryIfAlive()   // reading warm.value computes nothing more
+        #expect(warm.value == 5050)
+        #expect(expensiveReport.isNecessary)
+    }
+}
