@@ -5,6 +5,7 @@
 // `computed`, `untracked`, `effect` and `effectScope`, verbatim.
 
 import Incremental
+import ReactiveCore
 import Testing
 
 @Suite("Samples: Incremental auto-tracking")
@@ -193,5 +194,43 @@ struct IncrementalToolkitSamples {
         let warm = expensiveReport.necessaryIfAlive()   // reading warm.value computes nothing more
         #expect(warm.value == 5050)
         #expect(expensiveReport.isNecessary)
+    }
+}
+
+@Suite("Samples: Incremental clock toolkit")
+struct IncrementalClockSamples {
+    @Test func incrementalStepFunction() {
+        let graph = Graph()
+        let scheduler = TestScheduler()
+        let clock = GraphClock(graph: graph, scheduler: scheduler)
+        let start = clock.now
+        let schedule = graph.input(StepFunction(initial: 10, steps: [(start + .seconds(60), 12)]))
+        let price = clock.stepFunction(schedule)   // follows a new schedule as soon as it is written
+        scheduler.advance(by: .seconds(60))
+        #expect(price.value == 12)
+    }
+
+    @Test func watchNowAndIntervals() {
+        let graph = Graph()
+        let scheduler = TestScheduler()
+        let clock = GraphClock(graph: graph, scheduler: scheduler)
+        let start = clock.now
+        let ticks = clock.atIntervals(.seconds(1))
+        let now = clock.watchNow()                    // changes with every tick
+        let elapsed = map(ticks, now) { _, now in start.duration(to: now) }
+        scheduler.advance(by: .seconds(3))
+        #expect(elapsed.value == .seconds(3))
+    }
+
+    @Test func snapshot() {
+        let graph = Graph()
+        let scheduler = TestScheduler()
+        let clock = GraphClock(graph: graph, scheduler: scheduler)
+        let marketOpens = clock.now + .seconds(30)
+        let price = graph.input(100)
+        let openingPrice = clock.snapshot(price, at: marketOpens, before: 0)
+        scheduler.advance(by: .seconds(30))
+        price.write(101)
+        #expect(openingPrice.value == 100)
     }
 }
