@@ -234,3 +234,22 @@ struct IncrementalClockSamples {
         #expect(openingPrice.value == 100)
     }
 }
+
+@Suite("Samples: Incremental memoize")
+struct IncrementalMemoizeSamples {
+    @Test func memoize() {
+        let graph = Graph()
+        let items = graph.input(["milk", "bread"])
+        let selected = graph.input(0)
+        let row = graph.memoize { (id: Int) in items.map { $0[id] } }   // one node per id
+        let shown = selected.flatMap { row($0) }                        // reused when selected comes back
+        #expect(shown.value == "milk")
+    }
+
+    @Test func weakMemoize() {
+        let graph = Graph()
+        let items = graph.input(["milk", "bread"])
+        let row = graph.weakMemoize { (id: Int) in items.map { $0[id] } }
+        #expect(row(1).value == "bread")
+    }
+}

@@ -606,6 +606,18 @@ extension Graph {
         return try body()
     }
 
+    /// Runs `body` with `scope` (a `flatMap`, or nil for none) adopting the nodes made
+    /// meanwhile: a memoized function runs in the scope it was made in.
+    func withScope<Result>(restoring scope: IncrementalNode?, _ body: () throws -> Result) rethrows -> Result {
+        let outer = currentScope
+        currentScope = scope
+        defer { currentScope = outer }
+        return try body()
+    }
+
+    /// The `flatMap` whose transform is running, if any.
+    var scopeNow: IncrementalNode? { currentScope }
+
     /// An observer is about to be told of a value (its old cleanups run first, and may
     /// disconnect it).
     @inline(__always)
