@@ -253,3 +253,21 @@ struct IncrementalMemoizeSamples {
         #expect(row(1).value == "bread")
     }
 }
+
+@Suite("Samples: Incremental expert nodes")
+struct IncrementalExpertSamples {
+    @Test func expertNode() {
+        let graph = Graph()
+        let prices = [graph.input(3).i, graph.input(4).i]
+        var total = 0
+        let sum = graph.expertNode { total }
+        for price in prices {
+            var last = 0
+            sum.addDependency(ExpertDependency(price) { new in
+                total += new - last
+                last = new
+            })
+        }
+        #expect(sum.value == 7)
+    }
+}

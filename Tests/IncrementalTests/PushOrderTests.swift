@@ -294,7 +294,8 @@ struct PushOrderTests {
             source.write(7)
             source.write(2)
         }
-        #expect(graph.statistics == before)
+        #expect(graph.statistics.propagations == before.propagations)
+        #expect(graph.statistics.recomputations == before.recomputations)
         #expect(seen() == [3, 4, 5])
         _ = connection
     }

@@ -267,7 +267,8 @@ public final class Graph {
     /// Marks every necessary node that reads `start`, directly or not, pending, and queues
     /// the observed ones: in the order of `plan`, the input's current plan, if it has one.
     func push(from start: IncrementalNode, plan: PushPlan?) {
-        if let plan {
+        // A plan marks nodes without the edges that reach them, which expert nodes keep.
+        if let plan, !plan.hasExpert {
             for reader in plan.order { markPending(reader, recordingOrder: true) }
             return
         }
@@ -290,7 +291,10 @@ public final class Graph {
         for index in 0..<node.subs.count {
             let reader = node.subs[index].ref
             let marked = reader._withUnsafeGuaranteedRef { reader -> Bool in
-                if reader.flags & Flags.pending != 0 { return false }
+                if reader.flags & (Flags.pending | Flags.expert) != 0 {
+                    if reader.flags & Flags.expert != 0 { reader.noteMarkedEdge(node.subs[index].edge) }
+                    if reader.flags & Flags.pending != 0 { return false }
+                }
                 reader.flags |= Flags.pending
                 if reader.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
                 if reader.observerCount > 0 { enqueue(reader) }
@@ -532,7 +536,8 @@ extension Graph {
         /// How many nodes exist now (``Graph/nodeCount``).
         public var nodesAlive = 0
         /// How many times a node took a new value: an input written with a value its readers
-        /// had not seen, a recomputation that passed its cutoff, an invalidation.
+        /// had not seen (a write its batch later undid counts too), a recomputation that
+        /// passed its cutoff, an invalidation.
         public var changes = 0
         /// How many nodes were invalidated (made in a `flatMap` whose left-hand side changed).
         public var invalidations = 0
@@ -623,6 +628,27 @@ extension Graph {
     @inline(__always)
     func countDelivery() {
         deliveries += 1
+    }
+
+    /// Marks `node` stale, as if an input of it changed: it recomputes when next needed, and
+    /// every necessary node above it is pending (an expert node's `makeStale`). From inside a
+    /// computation, applied after it, as writes are.
+    func markStale(_ node: IncrementalNode) {
+        if mustDeferWrites {
+            deferWrite { [self] in markStale(node) }
+            return
+        }
+        flushDeferredPush()
+        epoch += 1
+        node.checkedAt = -1
+        if node.isNecessary && node.flags & Flags.pending == 0 {
+            node.flags |= Flags.pending
+            if node.flags & Flags.dynamic != 0 { pushReachedDynamic = true }
+            if node.observerCount > 0 { enqueue(node) }
+            pushOrder.append(Unmanaged.passUnretained(node))
+            push(from: node, plan: nil)
+        }
+        propagate()
     }
 
     /// A node is being invalidated.

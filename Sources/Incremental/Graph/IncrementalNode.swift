@@ -126,6 +126,20 @@ public class IncrementalNode {
     /// Called when the node stops being necessary.
     func didBecomeUnnecessary() {}
 
+    // MARK: Expert nodes (overridden by `ExpertNode`)
+
+    /// Called on an expert node when it becomes necessary.
+    func didBecomeNecessary() {}
+
+    /// Called on an expert node when a push marks the node of edge `index` pending.
+    func noteMarkedEdge(_ index: Int) {}
+
+    /// How many edges the pull brings up to date before an expert node recomputes.
+    var expertCheckCount: Int { edges.count }
+
+    /// The edge the pull brings up to date at `position` (below ``expertCheckCount``).
+    func expertCheckEdge(at position: Int) -> Int { position }
+
     /// For inputs: forgets the value the readers saw, at the end of a propagation.
     func forgetBase() {}
 
@@ -183,7 +197,7 @@ public class IncrementalNode {
 
     /// Called when the node is invalidated, before it lets go of its inputs: a `flatMap`
     /// invalidates the nodes its transform made.
-    func invalidate() {}
+    func willBeInvalidated() {}
 }
 
 // Edges, readers and stack frames refer to nodes by `Unmanaged` references, and the engine
@@ -294,6 +308,9 @@ enum Flags {
     static let visited: UInt32 = 512
     /// The node has a ``IncrementalNode/debugName``, kept by its graph.
     static let named: UInt32 = 1024
+    /// An expert node (``ExpertNode``): it keeps the edges a push reached it through, and
+    /// the pull brings only those up to date before it recomputes.
+    static let expert: UInt32 = 2048
 }
 
 /// What a recomputation did.

@@ -17,6 +17,8 @@ final class PushPlan {
     @exclusivity(unchecked) var isBuilt = false
     /// Whether `order` holds a `flatMap`, whose reads only a pull decides.
     @exclusivity(unchecked) var hasDynamic = false
+    /// Whether `order` holds an expert node, which a write must reach through its readers.
+    @exclusivity(unchecked) var hasExpert = false
 
     init(structure: Int) {
         self.structure = structure
@@ -98,10 +100,12 @@ extension Graph {
         }
         plan.order.reverse()
         plan.hasDynamic = false
+        plan.hasExpert = false
         for node in plan.order {
             node._withUnsafeGuaranteedRef {
                 $0.flags &= ~Flags.visited
                 if $0.flags & Flags.dynamic != 0 { plan.hasDynamic = true }
+                if $0.flags & Flags.expert != 0 { plan.hasExpert = true }
             }
         }
         plan.isBuilt = true

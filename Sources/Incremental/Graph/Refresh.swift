@@ -69,6 +69,21 @@ extension Graph {
     @inline(__always)
     private func advance(_ node: IncrementalNode, frame top: Int) -> Unmanaged<IncrementalNode>? {
         var mode = frames[top].mode
+        if node.flags & Flags.expert != 0 {
+            // An expert node brings up to date only the edges it lists (those a push reached
+            // it through, or all of them), then decides in its recomputation.
+            var position = frames[top].index
+            let count = node.expertCheckCount
+            while position < count {
+                let input = node.edges[node.expertCheckEdge(at: position)].ref
+                if !input._withUnsafeGuaranteedRef({ isCurrent($0) }) {
+                    frames[top].index = position
+                    return input
+                }
+                position += 1
+            }
+            mode = .resume
+        }
         if mode != .resume {
             let isDynamic = node.flags & Flags.dynamic != 0
             let limit = mode == .prepare && isDynamic ? min(1, node.edges.count) : node.edges.count
@@ -269,6 +284,7 @@ extension Graph {
         while demandStack.count > base {
             demandStack.removeLast()._withUnsafeGuaranteedRef { node in
                 counters.becameNecessary += 1
+                if node.flags & Flags.expert != 0 { node.didBecomeNecessary() }
                 if node.flags & (Flags.source | Flags.invalid) == 0, node.checkedAt != epoch || !node.hasComputed {
                     node.flags |= Flags.pending
                     // Its readers were linked first, and may have been judged current: one

@@ -161,6 +161,27 @@ extension Graph {
         }
     }
 
+    /// Removes edge `index` of `node` in O(1): unlinked (its node deactivated if nothing else
+    /// needs it) and released; the last edge takes its place, its reader entry following it.
+    /// Not while `node` is on the pull walk's stack (the walk indexes its edges).
+    func removeEdge(of node: IncrementalNode, at index: Int) {
+        let removed = node.edges[index]
+        if removed.slot >= 0 {
+            removed.ref._withUnsafeGuaranteedRef { input in
+                removeSub(of: input, at: removed.slot)
+                if !input.isNecessary { deactivate(input) }
+            }
+        }
+        let last = node.edges.count - 1
+        if index != last {
+            let moved = node.edges[last]
+            node.edges[index] = moved
+            if moved.slot >= 0 { moved.ref._withUnsafeGuaranteedRef { $0.subs[moved.slot].edge = index } }
+        }
+        node.edges.removeLast()
+        releaseLater(removed.node)
+    }
+
     /// Runs `body` with `ownership` receiving the effects and scopes made meanwhile.
     @inline(__always)
     func owning<Result>(_ ownership: EffectOwnership, _ body: () throws -> Result) rethrows -> Result {

@@ -118,7 +118,7 @@ final class BindNode<Input, Value>: I<Value> {
         }
     }
 
-    override func invalidate() {
+    override func willBeInvalidated() {
         invalidateScope()
     }
 }
@@ -133,7 +133,7 @@ extension Graph {
     func invalidate(_ node: IncrementalNode) {
         guard node.flags & Flags.invalid == 0 else { return }
         countInvalidation()
-        node.invalidate()
+        node.willBeInvalidated()
         node.flags |= Flags.invalid
         node.flags &= ~Flags.pending
         node.failure = InvalidatedNode()

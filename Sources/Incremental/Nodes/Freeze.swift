@@ -113,9 +113,9 @@ final class KeepNecessaryNode<Value>: I<Value> {
     }
 
     deinit {
-        // Disconnects when the graph releases it, after this node: the input loses the
-        // demand; nothing recurses through this node.
-        if let demand { graph.releaseAfterDeinit(demand) }
+        // Disconnected first, while the graph still counts this node and its block: the
+        // input loses the demand (the invariant checks may run then).
+        demand?.disconnect()
         demand = nil
     }
 
