@@ -166,6 +166,15 @@ public class IncrementalNode {
 
     // MARK: Edges
 
+    /// How many nodes this node reads (for kernels made in inlinable code).
+    @usableFromInline final var edgeCount: Int { edges.count }
+
+    /// Where the value of the node of edge `index` is stored (for kernels made in inlinable
+    /// code, which know its type).
+    @usableFromInline final func edgeValueAddress(at index: Int) -> UnsafeMutableRawPointer {
+        edges[index].ref._withUnsafeGuaranteedRef { $0.valueAddress }
+    }
+
     /// Adds an edge to `node`, as the `index`-th input read.
     @inline(__always)
     final func appendEdge(to node: borrowing IncrementalNode) {

@@ -114,11 +114,53 @@ public func zip<A, B>(_ a: I<A>, _ b: I<B>) -> I<(A, B)> {
 /// When some of the values change, `transform` runs once with all of them.
 ///
 /// - Precondition: `nodes` is not empty.
+@inlinable
 public func mapN<Element, Output>(
     _ nodes: [I<Element>], _ transform: @escaping ([Element]) throws -> Output
 ) -> I<Output> {
     precondition(!nodes.isEmpty, "Incremental: mapN needs at least one node")
-    return MapNNode(nodes, transform)
+    let buffer = MapNBuffer<Element>(capacity: nodes.count)
+    return MapNNode(nodes, cutoff: .default) { node in
+        try node.store(transform(buffer.fill(from: node)))
+    }
+}
+
+/// A value derived from any number of values of one type by `transform`, with `==` as its
+/// cutoff: the general `mapN`, chosen when the result is `Equatable`, with the comparison
+/// specialized.
+@inlinable
+public func mapN<Element, Output: Equatable>(
+    _ nodes: [I<Element>], _ transform: @escaping ([Element]) throws -> Output
+) -> I<Output> {
+    precondition(!nodes.isEmpty, "Incremental: mapN needs at least one node")
+    let buffer = MapNBuffer<Element>(capacity: nodes.count)
+    return MapNNode(nodes, cutoff: nil) { node in
+        try node.storeEquatable(transform(buffer.fill(from: node)))
+    }
+}
+
+/// The values a `mapN` hands its transform, refilled in place on each recomputation: unless
+/// the transform keeps the array, recomputing allocates nothing. Made where `mapN` is called,
+/// so that filling it is specialized for the element type.
+@usableFromInline
+final class MapNBuffer<Element> {
+    // Unchecked: filled and read only by its node's recomputation, which does not nest.
+    @exclusivity(unchecked) @usableFromInline var values: [Element] = []
+
+    @usableFromInline
+    init(capacity: Int) {
+        values.reserveCapacity(capacity)
+    }
+
+    /// The values of `node`'s edges, in order (each holds a value: the node checked them).
+    @inlinable
+    func fill(from node: IncrementalNode) -> [Element] {
+        values.removeAll(keepingCapacity: true)
+        for index in 0..<node.edgeCount {
+            values.append(node.edgeValueAddress(at: index).assumingMemoryBound(to: Element.self).pointee)
+        }
+        return values
+    }
 }
 
 /// `then` when `condition` is true, `else` otherwise; only the chosen branch is needed, so
@@ -257,39 +299,35 @@ extension IncrementalNode {
     }
 }
 
-final class MapNNode<Element, Value>: I<Value> {
-    private var transform: ([Element]) throws -> Value
-    /// The values handed to `transform`, refilled in place on each recomputation: unless the
-    /// closure keeps the array, recomputing allocates nothing.
-    private var values: [Element] = []
+/// A value derived from the values of any number of edges of one type; its kernel, made
+/// where `mapN` is called, gathers them and runs the transform.
+@usableFromInline
+final class MapNNode<Value>: I<Value> {
+    @usableFromInline typealias Kernel = (MapNNode<Value>) throws -> Bool
+    private var kernel: Kernel
 
-    init(_ nodes: [I<Element>], _ transform: @escaping ([Element]) throws -> Value) {
+    @usableFromInline
+    init<Element>(_ nodes: [I<Element>], cutoff: Cutoff<Value>?, kernel: @escaping Kernel) {
         let graph = nodes[0].graph
         precondition(nodes.allSatisfy { $0.graph === graph }, "Incremental: mapN of values from different graphs")
-        self.transform = transform
-        super.init(graph: Unmanaged.passUnretained(graph), edgeCapacity: nodes.count)
-        values.reserveCapacity(nodes.count)
+        self.kernel = kernel
+        super.init(graph: Unmanaged.passUnretained(graph), cutoff: cutoff, edgeCapacity: nodes.count)
         for node in nodes { appendEdge(to: node) }
     }
 
     deinit {
         // The graph releases the closure after this node, without recursing (see `Graph`'s
         // `releaseAfterDeinit`); the closure left in its place captures nothing.
-        graph.releaseAfterDeinit(transform)
-        transform = { _ in throw InvalidatedNode() }
+        graph.releaseAfterDeinit(kernel)
+        kernel = { _ in false }
     }
 
     override func recompute() -> Step {
         var failed: Int?
         for index in edges.indices where readEdge(index) == nil && failed == nil { failed = index }
         if let failed { return fail(edgeFailure(failed)) }
-        values.removeAll(keepingCapacity: true)
-        for index in edges.indices {
-            values.append(edges[index].ref._withUnsafeGuaranteedRef { unsafeDowncast($0, to: I<Element>.self).current })
-        }
         do {
-            let result = try transform(values)
-            return update(to: result)
+            return try kernel(self) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
