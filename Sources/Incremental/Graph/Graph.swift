@@ -101,7 +101,8 @@ public final class Graph {
     /// The node a recomputation asked to bring up to date first (`Step.needs`).
     @exclusivity(unchecked) var needed: Unmanaged<IncrementalNode>?
     /// The `flatMap` whose transform is running: nodes made now belong to it.
-    @exclusivity(unchecked) var currentScope: IncrementalNode?
+    /// Unretained: the `flatMap` is alive while its transform runs.
+    @exclusivity(unchecked) var currentScope: Unmanaged<IncrementalNode>?
     /// Nodes whose last reference went while the graph frees others; see `releaseLater`.
     @exclusivity(unchecked) private var graveyard = RawList<Unmanaged<IncrementalNode>>()
     /// Closures that freed nodes let go of (a `map`'s transform, a `flatMap`'s), released by
@@ -491,6 +492,13 @@ public final class Graph {
         drainGraveyard()
     }
 
+    /// Releases the node `ref` names (retained by hand) without recursing, and without a
+    /// strong reference in between.
+    func releaseLater(_ ref: Unmanaged<IncrementalNode>) {
+        graveyard.append(ref)
+        drainGraveyard()
+    }
+
     /// Takes `closure` from a node whose deinit is running, to release it after that deinit,
     /// without recursing. The node must let go of its own reference right after this call
     /// (see ``IncrementalNode/deinit``, which then releases what the graph took).
@@ -563,7 +571,7 @@ extension Graph {
     func nodeCreated(_ node: IncrementalNode) {
         nodeCount += 1
         counters.nodesCreated += 1
-        if let scope = currentScope { scope.adopt(node) }
+        if let scope = currentScope { scope._withUnsafeGuaranteedRef { $0.adopt(node) } }
         #if INCREMENTAL_INTERNAL_CHECKS
             _liveNodes[ObjectIdentifier(node)] = Unmanaged.passUnretained(node)
         #endif
@@ -602,11 +610,17 @@ extension Graph {
         needed = Unmanaged.passUnretained(node)
     }
 
+    /// ``recomputeNeeds(_:)`` for a node named by an unretained reference.
+    @inline(__always)
+    func recomputeNeeds(_ node: Unmanaged<IncrementalNode>) {
+        needed = node
+    }
+
     /// Runs `body` (a `flatMap`'s transform) with `scope` adopting the nodes made meanwhile.
     @inline(__always)
     func withScope<Result>(_ scope: IncrementalNode, _ body: () throws -> Result) rethrows -> Result {
         let outer = currentScope
-        currentScope = scope
+        currentScope = Unmanaged.passUnretained(scope)
         defer { currentScope = outer }
         return try body()
     }
@@ -615,13 +629,13 @@ extension Graph {
     /// meanwhile: a memoized function runs in the scope it was made in.
     func withScope<Result>(restoring scope: IncrementalNode?, _ body: () throws -> Result) rethrows -> Result {
         let outer = currentScope
-        currentScope = scope
+        currentScope = scope.map { Unmanaged.passUnretained($0) }
         defer { currentScope = outer }
         return try body()
     }
 
     /// The `flatMap` whose transform is running, if any.
-    var scopeNow: IncrementalNode? { currentScope }
+    var scopeNow: IncrementalNode? { currentScope?.takeUnretainedValue() }
 
     /// An observer is about to be told of a value (its old cleanups run first, and may
     /// disconnect it).

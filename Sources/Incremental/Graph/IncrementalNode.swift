@@ -193,10 +193,12 @@ public class IncrementalNode {
         edges[index] = Edge(ref: ref, seen: -1, slot: -1)
         if isNecessary { graph.link(self, edge: index) }
         if old.slot >= 0 {
-            graph.removeSub(of: old.node, at: old.slot)
-            if !old.node.isNecessary { graph.deactivate(old.node) }
+            old.ref._withUnsafeGuaranteedRef { oldNode in
+                graph.removeSub(of: oldNode, at: old.slot)
+                if !oldNode.isNecessary { graph.deactivate(oldNode) }
+            }
         }
-        graph.releaseLater(old.node)
+        graph.releaseLater(old.ref)
     }
 
     // MARK: Scopes

@@ -244,12 +244,13 @@ extension Graph {
     /// node necessary if it was not.
     func link(_ node: IncrementalNode, edge index: Int) {
         flushDeferredPush()
-        let input = node.edges[index].node
-        let wasNecessary = input.isNecessary
         structureVersion &+= 1
-        node.edges[index].slot = input.subs.count
-        input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
-        if !wasNecessary { activate(input) }
+        node.edges[index].ref._withUnsafeGuaranteedRef { input in
+            let wasNecessary = input.isNecessary
+            node.edges[index].slot = input.subs.count
+            input.subs.append(Sub(ref: Unmanaged.passUnretained(node), edge: index))
+            if !wasNecessary { activate(input) }
+        }
     }
 
     /// Removes edge `index` of `node` from the readers of the node it reads (in O(1): the

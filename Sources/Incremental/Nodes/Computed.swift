@@ -22,7 +22,9 @@ extension Graph {
     ///   directly or through the values it reads (a cycle).
     @inlinable
     public func computed<Value: Equatable>(_ body: @escaping () throws -> Value) -> I<Value> {
-        TrackedNode(graph: self, equatable: true) { node in try node.storeEquatable(body()) }
+        TrackedNode(graph: self, equatable: true) { node in
+            try unsafeDowncast(node, to: I<Value>.self).storeEquatable(body())
+        }
     }
 
     /// A value computed by `body`, whose inputs are the values it reads; for a value that
@@ -32,7 +34,7 @@ extension Graph {
     /// See the `Equatable` form for the rules.
     @inlinable
     public func computed<Value>(_ body: @escaping () throws -> Value) -> I<Value> {
-        TrackedNode(graph: self, equatable: false) { node in try node.store(body()) }
+        TrackedNode(graph: self, equatable: false) { node in try unsafeDowncast(node, to: I<Value>.self).store(body()) }
     }
 
     /// Runs `body` without recording what it reads: inside a computed value or an effect,
@@ -64,7 +66,7 @@ extension Graph {
 final class TrackedNode<Value>: I<Value> {
     /// Runs the closure and stores its result with the node's cutoff; made where
     /// `computed` is called, so specialized for the value's type.
-    @usableFromInline typealias Kernel = (TrackedNode<Value>) throws -> Bool
+    @usableFromInline typealias Kernel = (IncrementalNode) throws -> Bool
     private var kernel: Kernel
 
     @usableFromInline

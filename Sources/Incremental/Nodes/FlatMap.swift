@@ -55,14 +55,16 @@ final class BindNode<Input, Value>: I<Value> {
             edges[0].seen = lhs.version
             if let failure = pick() { return fail(failure) }
         }
-        let rhs = unsafeDowncast(edges[1].node, to: I<Value>.self)
-        if !rhs.isCurrent {
+        let rhs = edges[1].ref
+        if !rhs._withUnsafeGuaranteedRef({ $0.isCurrent }) {
             graph.recomputeNeeds(rhs)
             return .needs
         }
-        edges[1].seen = rhs.version
-        if let failure = rhs.failure { return fail(failure) }
-        return update(to: rhs.current)
+        return rhs._withUnsafeGuaranteedRef { rhs in
+            edges[1].seen = rhs.version
+            if let failure = rhs.failure { return fail(failure) }
+            return update(to: unsafeDowncast(rhs, to: I<Value>.self).current)
+        }
     }
 
     /// Runs `transform` for the left-hand side's value and reads the node it returns from
@@ -88,7 +90,7 @@ final class BindNode<Input, Value>: I<Value> {
         if edges.count == 1 {
             appendEdge(to: newRhs)
             if isNecessary { graph.link(self, edge: 1) }
-        } else if edges[1].node !== newRhs {
+        } else if edges[1].ref.toOpaque() != Unmanaged.passUnretained(newRhs).toOpaque() {
             replaceEdge(at: 1, with: newRhs)
         }
         return nil

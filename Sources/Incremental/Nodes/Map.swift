@@ -9,7 +9,8 @@ extension I {
     @inlinable
     public func map<Output>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
         MapNode(self, equatable: false) { input, node in
-            try node.store(transform(input.assumingMemoryBound(to: Value.self).pointee))
+            try unsafeDowncast(node, to: I<Output>.self).store(
+                transform(input.assumingMemoryBound(to: Value.self).pointee))
         }
     }
 
@@ -21,7 +22,8 @@ extension I {
     @inlinable
     public func map<Output: Equatable>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
         MapNode(self, equatable: true) { input, node in
-            try node.storeEquatable(transform(input.assumingMemoryBound(to: Value.self).pointee))
+            try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
+                transform(input.assumingMemoryBound(to: Value.self).pointee))
         }
     }
 
@@ -45,7 +47,8 @@ extension I {
 @inlinable
 public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output) -> I<Output> {
     Map2Node(a, b, equatable: false) { a, b, node in
-        try node.store(transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+        try unsafeDowncast(node, to: I<Output>.self).store(
+            transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
     }
 }
 
@@ -56,7 +59,7 @@ public func map2<A, B, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output
 ) -> I<Output> {
     Map2Node(a, b, equatable: true) { a, b, node in
-        try node.storeEquatable(
+        try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
             transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
     }
 }
@@ -67,7 +70,7 @@ public func map3<A, B, C, Output>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
     Map3Node(a, b, c, equatable: false) { a, b, c, node in
-        try node.store(
+        try unsafeDowncast(node, to: I<Output>.self).store(
             transform(
                 a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
                 c.assumingMemoryBound(to: C.self).pointee))
@@ -81,7 +84,7 @@ public func map3<A, B, C, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
     Map3Node(a, b, c, equatable: true) { a, b, c, node in
-        try node.storeEquatable(
+        try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
             transform(
                 a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
                 c.assumingMemoryBound(to: C.self).pointee))
@@ -121,7 +124,7 @@ public func mapN<Element, Output>(
     precondition(!nodes.isEmpty, "Incremental: mapN needs at least one node")
     let buffer = MapNBuffer<Element>(capacity: nodes.count)
     return MapNNode(nodes, cutoff: .default) { node in
-        try node.store(transform(buffer.fill(from: node)))
+        try unsafeDowncast(node, to: I<Output>.self).store(transform(buffer.fill(from: node)))
     }
 }
 
@@ -135,7 +138,7 @@ public func mapN<Element, Output: Equatable>(
     precondition(!nodes.isEmpty, "Incremental: mapN needs at least one node")
     let buffer = MapNBuffer<Element>(capacity: nodes.count)
     return MapNNode(nodes, cutoff: nil) { node in
-        try node.storeEquatable(transform(buffer.fill(from: node)))
+        try unsafeDowncast(node, to: I<Output>.self).storeEquatable(transform(buffer.fill(from: node)))
     }
 }
 
@@ -177,7 +180,7 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
 /// A value derived from one other.
 @usableFromInline
 final class MapNode<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, MapNode<Value>) throws -> Bool
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode) throws -> Bool
     private var kernel: Kernel
 
     @usableFromInline
@@ -207,7 +210,7 @@ final class MapNode<Value>: I<Value> {
 /// A value derived from two others.
 @usableFromInline
 final class Map2Node<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, Map2Node<Value>) throws -> Bool
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, IncrementalNode) throws -> Bool
     private var kernel: Kernel
 
     deinit {
@@ -242,7 +245,7 @@ final class Map2Node<Value>: I<Value> {
 @usableFromInline
 final class Map3Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
-        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Map3Node<Value>
+        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, IncrementalNode
     ) throws -> Bool
     private var kernel: Kernel
 
@@ -303,7 +306,7 @@ extension IncrementalNode {
 /// where `mapN` is called, gathers them and runs the transform.
 @usableFromInline
 final class MapNNode<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (MapNNode<Value>) throws -> Bool
+    @usableFromInline typealias Kernel = (IncrementalNode) throws -> Bool
     private var kernel: Kernel
 
     @usableFromInline

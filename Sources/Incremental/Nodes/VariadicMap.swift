@@ -18,7 +18,7 @@ public func map<each Input, Output>(
     let nodes = nodeList(repeat each inputs)
     return VariadicMapNode(nodes, cutoff: .default) { node in
         var reader = EdgeReader(node: node)
-        return try node.store(transform(repeat reader.next((each Input).self)))
+        return try unsafeDowncast(node, to: I<Output>.self).store(transform(repeat reader.next((each Input).self)))
     }
 }
 
@@ -30,7 +30,8 @@ public func map<each Input, Output: Equatable>(
     let nodes = nodeList(repeat each inputs)
     return VariadicMapNode(nodes, cutoff: nil) { node in
         var reader = EdgeReader(node: node)
-        return try node.storeEquatable(transform(repeat reader.next((each Input).self)))
+        return try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
+            transform(repeat reader.next((each Input).self)))
     }
 }
 
@@ -82,7 +83,7 @@ private struct EdgeReader {
 /// A value derived from the values of its edges by a kernel that reads them itself (the
 /// `map` of a parameter pack).
 final class VariadicMapNode<Value>: I<Value> {
-    typealias Kernel = (VariadicMapNode<Value>) throws -> Bool
+    typealias Kernel = (IncrementalNode) throws -> Bool
     private var kernel: Kernel
 
     init(_ nodes: [IncrementalNode], cutoff: Cutoff<Value>?, kernel: @escaping Kernel) {
