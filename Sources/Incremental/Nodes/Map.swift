@@ -302,19 +302,25 @@ extension IncrementalNode {
     }
 }
 
-/// A value derived from the values of any number of edges of one type; its kernel, made
-/// where `mapN` is called, gathers them and runs the transform.
+/// A value derived from the values of any number of edges; its kernel, made where `mapN` (or
+/// the `map` of a parameter pack) is called, gathers them and runs the transform.
 @usableFromInline
 final class MapNNode<Value>: I<Value> {
     @usableFromInline typealias Kernel = (IncrementalNode) throws -> Bool
     private var kernel: Kernel
 
     @usableFromInline
-    init<Element>(_ nodes: [I<Element>], cutoff: Cutoff<Value>?, kernel: @escaping Kernel) {
+    convenience init<Element>(_ nodes: [I<Element>], cutoff: Cutoff<Value>?, kernel: @escaping Kernel) {
         let graph = nodes[0].graph
         precondition(nodes.allSatisfy { $0.graph === graph }, "Incremental: mapN of values from different graphs")
+        self.init(edgesTo: nodes, cutoff: cutoff, kernel: kernel)
+    }
+
+    /// A node reading `nodes` (at least one, all of one graph), in order; the `map` of a
+    /// parameter pack makes one too.
+    init(edgesTo nodes: [IncrementalNode], cutoff: Cutoff<Value>?, kernel: @escaping Kernel) {
         self.kernel = kernel
-        super.init(graph: Unmanaged.passUnretained(graph), cutoff: cutoff, edgeCapacity: nodes.count)
+        super.init(graph: Unmanaged.passUnretained(nodes[0].graph), cutoff: cutoff, edgeCapacity: nodes.count)
         for node in nodes { appendEdge(to: node) }
     }
 

@@ -35,26 +35,41 @@ extension Graph {
     }
 }
 
-/// The table of ``Graph/memoize(_:)``.
-private final class MemoTable<Key: Hashable, Value> {
+/// Where a memo table runs its body: the `flatMap` scope it was made in. The scope is held
+/// weakly, so that a table its transform captures makes no cycle through it; a table made in
+/// a run that has since been freed runs its body in no scope (whatever it made then would
+/// have been invalidated with that run).
+private struct MemoScope {
     unowned let graph: Graph
-    /// The `flatMap` in whose scope `body` runs; weak, so that the table, which its transform
-    /// may capture, holds no cycle through it.
     weak var scope: IncrementalNode?
     let hadScope: Bool
+
+    init(graph: Graph, scope: IncrementalNode?) {
+        self.graph = graph
+        self.scope = scope
+        hadScope = scope != nil
+    }
+
+    func run<Result>(_ body: () -> Result) -> Result {
+        if hadScope, let scope { return graph.withScope(restoring: scope, body) }
+        return graph.withScope(restoring: nil, body)
+    }
+}
+
+/// The table of ``Graph/memoize(_:)``.
+private final class MemoTable<Key: Hashable, Value> {
+    let scope: MemoScope
     let body: (Key) -> Value
     var results: [Key: Value] = [:]
 
     init(graph: Graph, scope: IncrementalNode?, body: @escaping (Key) -> Value) {
-        self.graph = graph
-        self.scope = scope
-        hadScope = scope != nil
+        self.scope = MemoScope(graph: graph, scope: scope)
         self.body = body
     }
 
     func value(for key: Key) -> Value {
         if let result = results[key] { return result }
-        let result = runInScope(graph: graph, scope: scope, hadScope: hadScope) { body(key) }
+        let result = scope.run { body(key) }
         results[key] = result
         return result
     }
@@ -62,9 +77,7 @@ private final class MemoTable<Key: Hashable, Value> {
 
 /// The table of ``Graph/weakMemoize(_:)``.
 private final class WeakMemoTable<Key: Hashable, Value: AnyObject> {
-    unowned let graph: Graph
-    weak var scope: IncrementalNode?
-    let hadScope: Bool
+    let scope: MemoScope
     let body: (Key) -> Value
     var results: [Key: Weak<Value>] = [:]
     /// The number of entries after the last sweep of freed results: the next sweep comes
@@ -72,15 +85,13 @@ private final class WeakMemoTable<Key: Hashable, Value: AnyObject> {
     var sweptCount = 0
 
     init(graph: Graph, scope: IncrementalNode?, body: @escaping (Key) -> Value) {
-        self.graph = graph
-        self.scope = scope
-        hadScope = scope != nil
+        self.scope = MemoScope(graph: graph, scope: scope)
         self.body = body
     }
 
     func value(for key: Key) -> Value {
         if let result = results[key]?.value { return result }
-        let result = runInScope(graph: graph, scope: scope, hadScope: hadScope) { body(key) }
+        let result = scope.run { body(key) }
         results[key] = Weak(value: result)
         if results.count > 2 * Swift.max(sweptCount, 8) {
             results = results.filter { $0.value.value != nil }
@@ -92,14 +103,4 @@ private final class WeakMemoTable<Key: Hashable, Value: AnyObject> {
 
 private struct Weak<Value: AnyObject> {
     weak var value: Value?
-}
-
-/// Runs `body` in the scope a memo table was made in. A table made in a `flatMap` run that
-/// has since been freed runs `body` in no scope: whatever it makes would have been
-/// invalidated with that run.
-private func runInScope<Result>(
-    graph: Graph, scope: IncrementalNode?, hadScope: Bool, _ body: () -> Result
-) -> Result {
-    if hadScope, let scope { return graph.withScope(restoring: scope, body) }
-    return graph.withScope(restoring: nil, body)
 }

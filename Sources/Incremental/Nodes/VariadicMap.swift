@@ -16,7 +16,7 @@ public func map<each Input, Output>(
     _ inputs: repeat I<each Input>, transform: @escaping (repeat each Input) throws -> Output
 ) -> I<Output> {
     let nodes = nodeList(repeat each inputs)
-    return VariadicMapNode(nodes, cutoff: .default) { node in
+    return MapNNode(edgesTo: nodes, cutoff: .default) { node in
         var reader = EdgeReader(node: node)
         return try unsafeDowncast(node, to: I<Output>.self).store(transform(repeat reader.next((each Input).self)))
     }
@@ -28,7 +28,7 @@ public func map<each Input, Output: Equatable>(
     _ inputs: repeat I<each Input>, transform: @escaping (repeat each Input) throws -> Output
 ) -> I<Output> {
     let nodes = nodeList(repeat each inputs)
-    return VariadicMapNode(nodes, cutoff: nil) { node in
+    return MapNNode(edgesTo: nodes, cutoff: nil) { node in
         var reader = EdgeReader(node: node)
         return try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
             transform(repeat reader.next((each Input).self)))
@@ -76,37 +76,6 @@ private struct EdgeReader {
         defer { index += 1 }
         return node.edges[index].ref._withUnsafeGuaranteedRef {
             $0.valueAddress.assumingMemoryBound(to: Value.self).pointee
-        }
-    }
-}
-
-/// A value derived from the values of its edges by a kernel that reads them itself (the
-/// `map` of a parameter pack).
-final class VariadicMapNode<Value>: I<Value> {
-    typealias Kernel = (IncrementalNode) throws -> Bool
-    private var kernel: Kernel
-
-    init(_ nodes: [IncrementalNode], cutoff: Cutoff<Value>?, kernel: @escaping Kernel) {
-        self.kernel = kernel
-        super.init(graph: Unmanaged.passUnretained(nodes[0].graph), cutoff: cutoff, edgeCapacity: nodes.count)
-        for node in nodes { appendEdge(to: node) }
-    }
-
-    deinit {
-        // The graph releases the closure after this node, without recursing (see `Graph`'s
-        // `releaseAfterDeinit`); the closure left in its place captures nothing.
-        graph.releaseAfterDeinit(kernel)
-        kernel = { _ in false }
-    }
-
-    override func recompute() -> Step {
-        var failed: Int?
-        for index in edges.indices where readEdge(index) == nil && failed == nil { failed = index }
-        if let failed { return fail(edgeFailure(failed)) }
-        do {
-            return try kernel(self) ? .changed : .unchanged
-        } catch {
-            return fail(error)
         }
     }
 }
