@@ -1,7 +1,8 @@
 import Incremental
 
 /// A program of graph operations decoded from bytes: inputs, `map`, `map2`, `flatMap`
-/// choices, observers, writes, batches, reads and dropped handles. After every operation
+/// choices and auto-tracked `computed` ones, observers and effects (made and disposed),
+/// writes, batches, reads and dropped handles. After every operation
 /// outside a batch, each observer's last value, and each value read, must equal the value
 /// evaluated from scratch from the inputs' values by the formulas below, which share no code
 /// with the engine; no observer may be told the same value twice in a row; and once the
@@ -12,7 +13,8 @@ enum IncrementalProgram {
         case input(Int)
         case map(Int, operation: UInt8, operand: Int)
         case map2(Int, Int, operation: UInt8)
-        /// `flatMap` on the first: the second when it is even, the third otherwise.
+        /// `flatMap` (or a `computed` value) on the first: the second when it is even, the
+        /// third otherwise.
         case choose(Int, Int, Int)
     }
 
@@ -73,6 +75,7 @@ enum IncrementalProgram {
             var formulas: [Formula] = []
             var nodes: [I<Int>?] = []
             var observers: [(node: Int, seen: Seen, connection: Connection)] = []
+            var effects: [(node: Int, seen: Seen, effect: RunningEffect)] = []
 
             func add(_ node: I<Int>, _ formula: Formula) {
                 nodes.append(node)
@@ -91,17 +94,17 @@ enum IncrementalProgram {
             }
             func check() {
                 var memo = [Int?](repeating: nil, count: formulas.count)
-                for observer in observers {
-                    let expected = evaluate(observer.node, formulas, inputValues, &memo)
+                for observer in observers.map({ ($0.node, $0.seen) }) + effects.map({ ($0.node, $0.seen) }) {
+                    let expected = evaluate(observer.0, formulas, inputValues, &memo)
                     precondition(
-                        observer.seen.values.last == expected,
-                        "IncrementalFuzz: an observer of node \(observer.node) last saw \(String(describing: observer.seen.values.last)), the reference says \(expected)"
+                        observer.1.values.last == expected,
+                        "IncrementalFuzz: an observer or effect of node \(observer.0) last saw \(String(describing: observer.1.values.last)), the reference says \(expected)"
                     )
                 }
             }
 
             while let opcode = reader.next() {
-                switch opcode % 10 {
+                switch opcode % 12 {
                 case 0 where nodes.count < maxNodes:
                     let value = Int((reader.next() ?? 0) % 16)
                     inputs.append(graph.input(value))
@@ -154,12 +157,33 @@ enum IncrementalProgram {
                     // Inputs stay: the program writes them by index.
                     if case .input = formulas[index] { break }
                     nodes[index] = nil
+                case 10 where nodes.count < maxNodes:
+                    guard let (c, condition) = live(reader.next()), let (a, even) = live(reader.next()),
+                        let (b, odd) = live(reader.next())
+                    else { break }
+                    add(graph.computed { condition.value % 2 == 0 ? even.value : odd.value }, .choose(c, a, b))
+                case 11:
+                    guard let byte = reader.next() else { break }
+                    if byte % 2 == 1, !effects.isEmpty {
+                        effects.remove(at: Int(byte / 2) % effects.count).effect.dispose()
+                    } else if effects.count < maxObservers, let (index, node) = live(reader.next()) {
+                        let seen = Seen()
+                        let effect = graph.effect {
+                            let value = node.value
+                            precondition(
+                                seen.values.last != value,
+                                "IncrementalFuzz: an effect of node \(index) ran twice for \(value)")
+                            seen.values.append(value)
+                        }
+                        effects.append((index, seen, effect))
+                    }
                 default:
                     break
                 }
                 check()
             }
             for observer in observers { observer.connection.disconnect() }
+            for effect in effects { effect.effect.dispose() }
         }
         precondition(weakGraph == nil, "IncrementalFuzz: the graph outlived every node and connection")
     }
