@@ -224,6 +224,32 @@ struct AutoTrackingTests {
         effect.dispose()
     }
 
+    @Test("an effect disposed by a computed value while the propagation pulls it lets go of its inputs")
+    func disposedDuringItsPull() {
+        weak var weakGraph: Graph?
+        weak var weakComputed: I<Int>?
+        do {
+            let graph = Graph()
+            weakGraph = graph
+            let source = graph.input(0)
+            var disposed: RunningEffect?
+            let value = graph.computed {
+                if source.value == 1 { disposed?.dispose() }
+                return source.value
+            }
+            weakComputed = value
+            disposed = graph.effect { _ = value.value }
+            let other = graph.effect { _ = value.value }
+            source.write(1)
+            #expect(disposed?.isDisposed == true)
+            other.dispose()
+            // The computed value's closure holds the disposed effect, which held the value
+            // through its edge (until the walk under way ended) and its body: no cycle is left.
+        }
+        #expect(weakComputed == nil)
+        #expect(weakGraph == nil)
+    }
+
     @Test("disposing every effect frees the graph")
     func graphFreed() {
         weak var weakGraph: Graph?

@@ -128,6 +128,9 @@ public final class Graph {
     @exclusivity(unchecked) var tracker: Unmanaged<IncrementalNode>?
     /// Where the next read of `tracker`'s run goes among its edges.
     @exclusivity(unchecked) var trackCursor = 0
+    /// Disposed effects whose edges wait to be dropped until no pull walk stands on them
+    /// (see ``trimWhenOffStack(_:)``); held, so that they live until then.
+    @exclusivity(unchecked) var deferredTrims: [IncrementalNode] = []
     /// What effects and effect scopes made now belong to: the running effect's, the scope
     /// whose `run` is under way, or nil for the graph's own (``rootOwnership``).
     @exclusivity(unchecked) var currentOwnership: EffectOwnership?

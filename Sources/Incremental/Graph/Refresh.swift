@@ -26,6 +26,7 @@ extension Graph {
                 begin(input)
             }
         }
+        if base == 0 && !deferredTrims.isEmpty { trimDeferred() }
     }
 
     /// Makes `node` current without the stack when every node it reads is current already

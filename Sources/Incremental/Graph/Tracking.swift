@@ -182,6 +182,32 @@ extension Graph {
         releaseLater(removed.node)
     }
 
+    /// Drops every edge of `node` (a disposed effect) now, or, while a pull walk stands on
+    /// it, when the outermost walk ends: its edges must not change under the walk, and left
+    /// in place they would hold what the effect read (and, through closures that hold the
+    /// effect, the effect itself) for good.
+    func trimWhenOffStack(_ node: IncrementalNode) {
+        if node.flags & Flags.onStack == 0 {
+            trimEdges(of: node, to: 0)
+        } else {
+            deferredTrims.append(node)
+        }
+    }
+
+    /// Drops the edges of the disposed effects a walk stood on; called when the outermost
+    /// walk has ended.
+    @inline(never)
+    func trimDeferred() {
+        while let node = deferredTrims.popLast() {
+            if node.flags & Flags.onStack != 0 || node.isNecessary {
+                // Still under a walk (or needed again): dropped at the next walk's end.
+                deferredTrims.insert(node, at: 0)
+                return
+            }
+            trimEdges(of: node, to: 0)
+        }
+    }
+
     /// Runs `body` with `ownership` receiving the effects and scopes made meanwhile.
     @inline(__always)
     func owning<Result>(_ ownership: EffectOwnership, _ body: () throws -> Result) rethrows -> Result {

@@ -250,11 +250,14 @@ final class EffectNode: I<Void>, EffectMember {
         }
     }
 
-    /// Disposes what the last run made, runs the cleanups, and lets go of the inputs (unless
-    /// a pull walk is making this node current now: it holds it until the node is freed).
+    /// Disposes what the last run made, runs the cleanups, and lets go of the inputs (when
+    /// the pull walk making this node current now, if any, ends).
     private func finishDisposal() {
         children.disposeAll()
         runCleanups()
-        if flags & Flags.onStack == 0 { graph.trimEdges(of: self, to: 0) }
+        // The body goes too: it usually holds what it reads, and what it reads may hold the
+        // effect's handle (a computed closure that disposes it), which would make a cycle.
+        body = {}
+        graph.trimWhenOffStack(self)
     }
 }
