@@ -193,6 +193,9 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "ReactiveTesting", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
+        .testTarget(
+            name: "BridgeTests",
+            dependencies: ["ReactiveCore", "Glue", "Incremental", "SignalGraph", "Resin", "Signals", "Cycle", "TestSupport"]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "SignalGraph", "TestSupport"]),
     ] + documentationSamples,
     swiftLanguageModes: [.v6]

@@ -194,6 +194,20 @@ public final class Graph {
         return try body()
     }
 
+    /// Opens a batch that ``endBatch()`` closes: ``batch(_:)`` for callers whose batch spans
+    /// calls (a bridge holding the graph's propagation while another paradigm's transaction
+    /// is open).
+    func beginBatch() {
+        batchDepth += 1
+    }
+
+    /// Closes the batch ``beginBatch()`` opened; the outermost propagates. Its callers are
+    /// the delta targets, which `drive(_:)` calls in pairs, each end after its begin.
+    func endBatch() {
+        batchDepth -= 1
+        if batchDepth == 0 { propagate() }
+    }
+
     /// Registers `cleanup` to run before the running observer runs again, and when it is
     /// disconnected.
     ///

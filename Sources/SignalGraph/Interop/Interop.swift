@@ -50,21 +50,51 @@ public protocol TransitionApplying<Transition>: Storage {
 }
 
 extension ValueStorage: TransitionApplying {
+    /// A transition is the new value.
+    public typealias Transition = Value
+
     /// Sets the value, as ``update(_:)`` does.
     public func apply(_ transition: Value) { update(transition) }
 }
 
 extension EditableValueStorage: TransitionApplying {
+    /// A transition is the new value.
+    public typealias Transition = Value
+
     /// Sets the value, as setting ``state`` does.
     public func apply(_ transition: Value) { state = transition }
 }
 
-extension SetStorage: TransitionApplying {}
-extension EditableSetStorage: TransitionApplying {}
-extension DictionaryStorage: TransitionApplying {}
-extension EditableDictionaryStorage: TransitionApplying {}
-extension ArrayStorage: TransitionApplying {}
-extension EditableArrayStorage: TransitionApplying {}
+extension SetStorage: TransitionApplying {
+    /// The transitions it applies.
+    public typealias Transition = SetTransition<Element>
+}
+
+extension EditableSetStorage: TransitionApplying {
+    /// The transitions it applies.
+    public typealias Transition = SetTransition<Element>
+}
+
+extension DictionaryStorage: TransitionApplying {
+    /// The transitions it applies.
+    public typealias Transition = DictionaryTransition<Key, Value>
+}
+
+extension EditableDictionaryStorage: TransitionApplying {
+    /// The transitions it applies.
+    public typealias Transition = DictionaryTransition<Key, Value>
+}
+
+extension ArrayStorage: TransitionApplying {
+    /// The transitions it applies.
+    public typealias Transition = ArrayTransition<Element>
+}
+
+extension EditableArrayStorage: TransitionApplying {
+    /// The transitions it applies.
+    public typealias Transition = ArrayTransition<Element>
+}
+
 
 extension TransitionApplying {
     /// Applies every transition of `sequence`, in order, until the sequence ends or the
