@@ -195,7 +195,9 @@ let package = Package(
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["ReactiveCore", "Glue", "Incremental", "SignalGraph", "Resin", "Signals", "Cycle", "TestSupport"]),
+            dependencies: [
+                "ReactiveCore", "Glue", "Incremental", "SignalGraph", "Resin", "Signals", "Cycle", "TestSupport",
+            ]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "SignalGraph", "TestSupport"]),
     ] + documentationSamples,
     swiftLanguageModes: [.v6]
