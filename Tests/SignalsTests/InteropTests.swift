@@ -104,3 +104,29 @@ struct SignalsObservedOnQueueTests {
         #expect(property.didSet.connectedCount == 0)
     }
 }
+
+@Suite("Signals subscribed through a dispatch view")
+struct SignalsSubscribeOnQueueTests {
+    @Test("subscribe on a dispatch(to:) view delivers on that queue, in order, whatever thread writes")
+    func subscribeOnQueue() async {
+        let queue = DispatchQueue(label: "subscriber")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let property = Property(value: 0)
+        let seen = LockedBox<[(value: Int, onQueue: Bool)]>([])
+        let connection = property.didSet.dispatch(to: queue).subscribe { value in
+            seen.mutate { $0.append((value, DispatchQueue.getSpecific(key: key) == 7)) }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for index in 1...50 { property.value = thread * 100 + index }
+        }
+        let last = property.value
+        #expect(await eventually { seen.read { $0.last?.value == last } })
+        #expect(seen.read { $0.allSatisfy(\.onQueue) })
+        let inline = LockedBox<Bool?>(nil)
+        let plain = property.didSet.subscribe { _ in inline.mutate { $0 = DispatchQueue.getSpecific(key: key) == 7 } }
+        #expect(inline.read { $0 } == false, "a plain subscription still runs inline, here")
+        plain.disconnect()
+        connection.disconnect()
+    }
+}

@@ -169,15 +169,14 @@ extension ArrayVariable: DeltaTarget {
                 switch edit {
                 case .insert(let element, let index): insert(element, at: index)
                 case .remove(let index):
-                    precondition(index >= 0 && index < count, "ArrayVariable: remove at \(index) of \(count) elements")
+                    checkPosition(index, "remove")
                     remove(at: index)
                 case .update(let element, let index):
-                    precondition(index >= 0 && index < count, "ArrayVariable: update at \(index) of \(count) elements")
+                    checkPosition(index, "update")
                     self[index] = element
                 case .move(let from, let to):
-                    precondition(
-                        from >= 0 && from < count && to >= 0 && to < count,
-                        "ArrayVariable: move from \(from) to \(to) in \(count) elements")
+                    checkPosition(from, "move")
+                    checkPosition(to, "move")
                     insert(remove(at: from), at: to)
                 case .reset(let elements): value = elements
                 }
@@ -187,6 +186,10 @@ extension ArrayVariable: DeltaTarget {
 
     /// Ends the transaction: observers see the change.
     public func endTransaction() { apply(.endTransaction) }
+
+    private func checkPosition(_ index: Int, _ edit: StaticString) {
+        precondition(index >= 0 && index < count, "ArrayVariable: a delta's \(edit) at \(index) of \(count) elements")
+    }
 }
 
 extension SetVariable: DeltaTarget {

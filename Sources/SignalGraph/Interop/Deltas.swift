@@ -141,7 +141,7 @@ extension ArrayDelta {
     /// The edits as one transition of `state`: a move is a deletion and an insertion of the
     /// element it moves, found by walking back through the mutations before it (O(edits)).
     ///
-    /// - Precondition: No edit is a reset; every position is in range when its edit applies.
+    /// - Precondition: Every position is in range when its edit applies.
     func transition(of state: [Element]) -> ArrayTransition<Element>? {
         var mutations: [ArrayMutation<Element>] = []
         mutations.reserveCapacity(edits.count)
@@ -185,8 +185,11 @@ extension ArrayDelta {
                 let element = element(at: from)
                 mutations.append(.delete(at: from))
                 mutations.append(.insert(element, at: to))
-            case .reset:
-                preconditionFailure("SignalGraph: an array delta's reset reached a transition")
+            case .reset(let elements):
+                // Split off by `lastReset` before a transition is made; kept whole here.
+                mutations.append(contentsOf: repeatElement(.delete(at: 0), count: count))
+                mutations.append(contentsOf: elements.enumerated().map { .insert($1, at: $0) })
+                count = elements.count
             }
         }
         return mutations.isEmpty ? nil : ArrayTransition(mutations)
@@ -217,8 +220,18 @@ extension DictionaryDelta {
                 guard present[key] ?? (state[key] != nil) else { continue }
                 mutations.append(.delete(key))
                 present[key] = false
-            case .reset:
-                preconditionFailure("SignalGraph: a dictionary delta's reset reached a transition")
+            case .reset(let entries):
+                // Split off by `lastReset` before a transition is made; kept whole here.
+                let keys = Set(state.keys).union(present.keys)
+                for key in keys where entries[key] == nil && (present[key] ?? (state[key] != nil)) {
+                    mutations.append(.delete(key))
+                    present[key] = false
+                }
+                for (key, value) in entries {
+                    let exists = present[key] ?? (state[key] != nil)
+                    mutations.append(exists ? .update(key, value) : .insert(key, value))
+                    present[key] = true
+                }
             }
         }
         return mutations.isEmpty ? nil : DictionaryTransition(mutations)

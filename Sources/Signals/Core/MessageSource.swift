@@ -29,6 +29,9 @@ public class MessageSource<Message: Sendable>: @unchecked Sendable {
         self.downstreamExecutor = downstreamExecutor
     }
 
+    /// Where a ``subscribe(_:)`` sink runs: inline, except on a dispatch view.
+    var subscriberExecutor: Executor { .inline }
+
     /// The last message sent, if any: what a newly connected modifier receives. `nil` once
     /// the stream ended: a newly connected modifier then receives the ``completion``.
     public var lastMessage: Message? {
@@ -55,8 +58,8 @@ extension MessageSource: CompletableSubscribable {
     /// end, if the stream ends, until the connection disconnects: the common module's uniform
     /// view of a stream that ends.
     ///
-    /// The sink runs inline on the delivering thread, as after ``noDispatch()``. After the
-    /// end, the connection reports itself disconnected. Disconnecting sends nothing to the
+    /// The sink runs inline on the delivering thread, as after ``noDispatch()`` (on a dispatch
+    /// view, on the view's executor, as for ``subscribe(_:)``). After the end, the connection reports itself disconnected. Disconnecting sends nothing to the
     /// sink (the subscriber asked for it), unlike removing a chain with
     /// ``onEnd(_:)``, which is told `.interrupted`.
     ///
@@ -68,7 +71,7 @@ extension MessageSource: CompletableSubscribable {
         let modifier = ThenModifier(
             upstream: self,
             core: EndCore(
-                upstream: self, executor: .inline, onValue: { sink(.value($0)) },
+                upstream: self, executor: subscriberExecutor, onValue: { sink(.value($0)) },
                 onEnd: { completion in
                     sink(.completion(completion))
                     own.withLock { $0.take() }?.disconnect()
@@ -89,10 +92,13 @@ extension MessageSource: Subscribable {
     /// Delivers the last message at once, if there is one, then every later message, until
     /// the connection disconnects: the common module's uniform view.
     ///
-    /// The sink runs inline on the delivering thread, as after ``noDispatch()``.
+    /// The sink runs inline on the delivering thread, as after ``noDispatch()``; subscribed to
+    /// a ``dispatch(to:)`` or ``dispatch(qos:)`` view, it runs on the view's executor, as a
+    /// modifier connected to the view would (so `property.didSet.dispatch(to: queue)` is a
+    /// `Subscribable` that delivers on `queue`).
     public func subscribe(_ sink: @escaping @Sendable (Message) -> Void) -> Connection {
         let modifier = ThenModifier(
-            upstream: self, core: OperatorCore.make(upstream: self, executor: .inline, work: thenWork(sink)))
+            upstream: self, core: OperatorCore.make(upstream: self, executor: subscriberExecutor, work: thenWork(sink)))
         return Connection { modifier.detach() }
     }
 }

@@ -48,6 +48,9 @@ public final class DispatchModifier<Message: Sendable>: MessageSource<Message>, 
         super.init(relay: upstream.relay, downstreamExecutor: executor)
     }
 
+    /// A subscriber runs where the view says: on its executor.
+    override var subscriberExecutor: Executor { downstreamExecutor }
+
     /// A view connects nothing of its own; the chain behind it is removed if it feeds
     /// nothing else.
     override func detachFromUpstream() {

@@ -1,0 +1,115 @@
+// swift-format-ignore-file
+// (The samples are kept exactly as the documentation writes them.)
+
+// The samples of the change vocabulary and the bridges (ReactiveCore's `Deltas` and each
+// module's `Interop/Deltas.swift`), verbatim, with what they need around them.
+
+import Cycle
+import Glue
+import Incremental
+import ReactiveCore
+import Resin
+import SignalGraph
+import Signals
+import Testing
+
+@Test func arrayDeltaSample() {
+    var delta = ArrayDelta<String>()
+    delta.append(.insert("Ada", at: 0))
+    delta.append(.move(from: 0, to: 1))
+    var names = ["Grace"]
+    delta.apply(to: &names)   // ["Grace", "Ada"]
+    #expect(names == ["Grace", "Ada"])
+}
+
+@Test func dictionaryDeltaSample() {
+    var scores = ["Ada": 1]
+    DictionaryDelta([.update("Ada", 2), .insert("Grace", 3)]).apply(to: &scores)
+    // ["Ada": 2, "Grace": 3]
+    #expect(scores == ["Ada": 2, "Grace": 3])
+}
+
+@Test func setDeltaSample() {
+    var tags: Set = ["swift"]
+    SetDelta([.insert("reactive"), .remove("swift")]).apply(to: &tags)   // ["reactive"]
+    #expect(tags == ["reactive"])
+}
+
+@Test func driveSample() {
+    let rows = ArrayVariable(["a", "b"])          // Glue
+    let mirror = EditableArrayStorage<String>()    // SignalGraph
+    let bridge = rows.drive(mirror)                // mirror.state == ["a", "b"]
+    rows.append("c")                               // one transition: insert "c" at 2
+    #expect(mirror.state == ["a", "b", "c"])
+    bridge.disconnect()
+}
+
+private struct Tally { var count = 0 }
+
+@Test func valueDeltasSample() {
+    let store = Store(initialState: Tally(), scheduler: TestScheduler())
+    let variable = Variable(0)
+    let count = ValueDeltas(store.focus(\.count))   // a Resin focus
+    let bridge = count.drive(variable)              // a Glue variable follows it
+    #expect(variable.value == 0)
+    bridge.disconnect()
+}
+
+@Test func storeDeltasSample() {
+    let store = Store(initialState: Tally(), scheduler: TestScheduler())
+    let countVariable = Variable(-1)
+    let bridge = store.focus(\.count).drive(countVariable)   // a Glue Variable<Int>
+    #expect(countVariable.value == 0)
+    bridge.disconnect()
+}
+
+@Test func observableDeltasSample() {
+    let price = Variable(3)
+    let quantity = Variable(2)
+    let graph = Graph()
+    let totalInput = graph.input(0)
+    let total = (price * quantity).deltas.drive(totalInput)   // an Incremental input
+    #expect(totalInput.value == 6)
+    total.disconnect()
+}
+
+private struct Row { var isVisible: Bool }
+
+@Test func elementDeltasSample() {
+    let graph = Graph()
+    let rows = graph.arrayInput([Row(isVisible: true), Row(isVisible: false)])
+    let storage = EditableArrayStorage<Row>()
+    let visible = rows.filterElements { $0.isVisible }
+    let bridge = visible.elementDeltas().drive(storage)   // a SignalGraph array storage
+    #expect(storage.state.count == 1)
+    bridge.disconnect()
+}
+
+@Test func storageDeltasSample() {
+    let graph = Graph()
+    let input = graph.arrayInput([String]())
+    let rows = EditableArrayStorage(["a"])
+    let bridge = rows.deltas().drive(input)   // an Incremental array input
+    #expect(input.value.elements == ["a"])
+    bridge.disconnect()
+}
+
+@Test func propertyTargetSample() {
+    let graph = Graph()
+    let reading = graph.input(21)
+    let temperature = Property(value: 0)
+    let bridge = reading.drive(temperature)   // `reading`: an Incremental node
+    #expect(temperature.value == 21)
+    bridge.disconnect()
+}
+
+@Test func subscriptionDriverSample() {
+    let graph = Graph()
+    let total = graph.input(5)
+    let prices = SubscriptionDriver(total)   // `total`: an Incremental node
+    // in eventsFrom(effects:): prices.rendered(effects.map(\.listening)).map(Event.total)
+    var heard: [Int] = []
+    let connection = prices.rendered(.of(true)).subscribe { heard.append($0) }
+    #expect(heard == [5])
+    connection.disconnect()
+}
