@@ -95,7 +95,6 @@ extension EditableArrayStorage: TransitionApplying {
     public typealias Transition = ArrayTransition<Element>
 }
 
-
 extension TransitionApplying {
     /// Applies every transition of `sequence`, in order, until the sequence ends or the
     /// returned connection disconnects: mutations that arrive asynchronously (from a socket,
