@@ -40,7 +40,7 @@ extension SetTransition {
 
 // MARK: Sources
 
-/// An emitter's state signals as a `DeltaSource`: see ``Emitter/deltas()-5ttx3``.
+/// An emitter's state signals as a `DeltaSource`: see `Emitter`'s `deltas()`.
 ///
 /// An initiation is one transaction holding a reset to its snapshot, a transition one
 /// holding its delta. A termination sends nothing: the target keeps the state it has (a
@@ -280,8 +280,7 @@ extension ArrayStorage: DeltaTarget {
 }
 
 extension EditableArrayStorage: DeltaTarget {
-    /// Applies the source's transaction as one signal, as ``ArrayStorage/apply(_:)-5fyyb``
-    /// does.
+    /// Applies the source's transaction as one signal, as `ArrayStorage`'s does.
     ///
     /// - Precondition: Every position is in range when its edit applies.
     public func apply(_ deltas: [ArrayDelta<Element>]) {
@@ -301,7 +300,7 @@ extension DictionaryStorage: DeltaTarget {
 
 extension EditableDictionaryStorage: DeltaTarget {
     /// Applies the source's transaction as one signal, as
-    /// ``DictionaryStorage/apply(_:)-7b2fc`` does.
+    /// `DictionaryStorage`'s does.
     public func apply(_ deltas: [DictionaryDelta<Key, Value>]) {
         applyDeltas(deltas, resetOf: { $0.lastReset }) { $0.transition(of: storedState) }
     }
@@ -317,8 +316,7 @@ extension SetStorage: DeltaTarget {
 }
 
 extension EditableSetStorage: DeltaTarget {
-    /// Applies the source's transaction as one signal, as ``SetStorage/apply(_:)-3tdc5``
-    /// does.
+    /// Applies the source's transaction as one signal, as `SetStorage`'s does.
     public func apply(_ deltas: [SetDelta<Element>]) {
         applyDeltas(deltas, resetOf: { $0.lastReset }) { $0.transition(of: storedState) }
     }

@@ -107,7 +107,7 @@ extension TransitionApplying {
     ///
     /// The transitions are applied on a task isolated to the caller's actor (the compiler
     /// rejects a call from code that is not on an actor), the domain a SignalGraph lives in,
-    /// each as ``apply(_:)`` applies it: a delivery under way finishes before it, as for any
+    /// each as `apply(_:)` applies it: a delivery under way finishes before it, as for any
     /// mutation. The feed holds the storage until the sequence ends or the connection
     /// disconnects; after a disconnect nothing more is applied, and releasing the connection
     /// disconnects too. `finished` runs once when the sequence ends on its own: with `nil`, or

@@ -56,7 +56,7 @@ public final class ReplicatingValueStorage<Value>: ReplicatingStorage<Value, Val
 
 // MARK: Sets
 
-/// A set that sends its changes; its owner changes it with ``apply(_:)``.
+/// A set that sends its changes; its owner changes it with ``apply(_:)-(SetTransition<Element>)``.
 public final class SetStorage<Element: Hashable>: StateStorage<Set<Element>, SetTransition<Element>>, Storage {
     /// It takes no signals.
     public typealias IncomingSignal = Never
@@ -136,7 +136,8 @@ public final class ReplicatingSetStorage<Element: Hashable>: ReplicatingStorage<
 
 // MARK: Dictionaries
 
-/// A dictionary that sends its changes; its owner changes it with ``apply(_:)``.
+/// A dictionary that sends its changes; its owner changes it with
+/// ``apply(_:)-(DictionaryTransition<Key,Value>)``.
 public final class DictionaryStorage<Key: Hashable, Value>: StateStorage<
     [Key: Value], DictionaryTransition<Key, Value>
 >,
@@ -247,7 +248,7 @@ public final class ReplicatingDictionaryStorage<Key: Hashable, Value>: Replicati
 
 // MARK: Arrays
 
-/// An array that sends its changes; its owner changes it with ``apply(_:)``.
+/// An array that sends its changes; its owner changes it with ``apply(_:)-(ArrayTransition<Element>)``.
 public final class ArrayStorage<Element>: StateStorage<[Element], ArrayTransition<Element>>, Storage {
     /// It takes no signals.
     public typealias IncomingSignal = Never
