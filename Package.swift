@@ -68,6 +68,7 @@ let package = Package(
         .executable(name: "search-as-you-type", targets: ["SearchAsYouType"]),
         .executable(name: "cycle-download", targets: ["CycleDownload"]),
         .executable(name: "shopping-list", targets: ["ShoppingList"]),
+        .executable(name: "inventory", targets: ["Inventory"]),
     ],
     targets: [
         // The common module: connections, the uniform subscribe view, virtual time.
@@ -126,6 +127,12 @@ let package = Package(
         .executableTarget(
             name: "ShoppingList", dependencies: ["ShoppingListFeature", "Resin"], path: "Examples/ShoppingList/App",
             exclude: ["Scripts"]),
+
+        // Three paradigms in one program, joined by delta bridges: SignalGraph rows, an
+        // Incremental summary, a Resin screen.
+        .executableTarget(
+            name: "Inventory", dependencies: ["SignalGraph", "Incremental", "Resin", "ReactiveCore", "ExampleSupport"],
+            path: "Examples/Inventory", exclude: ["Scripts"]),
 
         // The Cycle seed's network / screen / session program.
         .executableTarget(

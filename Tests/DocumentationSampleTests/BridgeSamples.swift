@@ -113,3 +113,51 @@ private struct Row { var isVisible: Bool }
     #expect(heard == [5])
     connection.disconnect()
 }
+
+@Test func mixingTransactionSample() {
+    let first = Variable("Ada")
+    let last = Variable("Lovelace")
+    let graph = Graph()
+    let firstInput = graph.input("")
+    let lastInput = graph.input("")
+    let bridges = [first.drive(firstInput), last.drive(lastInput)]
+    let full = map2(firstInput, lastInput) { "\($0) \($1)" }
+    let watching = full.observe { print($0) }   // "Ada Lovelace"
+    withTransaction([first, last]) {
+        first.value = "Grace"
+        last.value = "Hopper"
+    }                                           // "Grace Hopper", never "Grace Lovelace"
+    #expect(full.value == "Grace Hopper")
+    watching.disconnect()
+    for bridge in bridges { bridge.disconnect() }
+}
+
+enum MixingArticle {
+    struct Summary: Equatable { var items = 0 }
+    struct Screen { var summary = Summary() }
+    struct SummaryChanged: Action { var summary: Summary }
+
+    final class StoreTarget: DeltaTarget {
+        let store: Store<Screen>
+
+        init(_ store: Store<Screen>) {
+            self.store = store
+        }
+
+        func apply(_ deltas: [Summary]) {
+            if let last = deltas.last { store.dispatch(SummaryChanged(summary: last)) }
+        }
+    }
+}
+
+@Test func mixingStoreTargetSample() {
+    let store = Store(initialState: MixingArticle.Screen(), scheduler: TestScheduler())
+    let reducer = store.register(
+        Reducer<MixingArticle.Screen, MixingArticle.SummaryChanged> { screen, change in screen.summary = change.summary })
+    let graph = Graph()
+    let items = graph.input(MixingArticle.Summary(items: 3))
+    let bridge = items.drive(MixingArticle.StoreTarget(store))
+    #expect(store.state.value.summary.items == 3)
+    bridge.disconnect()
+    reducer.disconnect()
+}
