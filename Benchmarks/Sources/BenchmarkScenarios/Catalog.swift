@@ -91,8 +91,11 @@ public enum Catalog {
         ResinCases.all + ResinNavigationCases.all + ResinPersistenceCases.all
     }
 
+    /// A Glue array summed by Incremental, through a bridge and through `.values` → `feed`.
+    public static var bridges: [BenchmarkCase] { BridgeCases.all(sizes: [10_000, 100_000]) }
+
     /// Every case at the sizes the full run uses.
     public static func all(collectionSizes: [Int]) -> [BenchmarkCase] {
-        eventPipelines + streamOperators + propagation + collectionPipelines(sizes: collectionSizes) + resin
+        eventPipelines + streamOperators + propagation + collectionPipelines(sizes: collectionSizes) + resin + bridges
     }
 }

@@ -445,6 +445,34 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         ("…growing no more than about 2× from 10k to 1M rows", growthText.joined(separator: ", "), growthMet))
     line()
 
+    // MARK: Bridges
+    line("## Bridges: a Glue array summed by Incremental")
+    line()
+    line("One update of one element of a Glue array of n numbers, until the Incremental sum shows it;")
+    line("microseconds per update. \"drive\" is a delta bridge (`rows.drive(input)` into an array")
+    line("input, summed edit by edit); \"values → feed\" goes through an `AsyncSequence` of whole arrays")
+    line("(`input.feed(from: rows.values)`, summed by a `map`), on one actor.")
+    line()
+    line("| elements | drive | values → feed | feed / drive |")
+    line("| ---: | ---: | ---: | ---: |")
+    for size in [10_000, 100_000] {
+        let scenario = "bridges/\(size / 1_000)k-elements"
+        let driven = perEvent(scenario, "drive")
+        let fed = perEvent(scenario, "values-feed")
+        line(
+            "| \(size) | \(driven.map { format($0 / 1_000) } ?? "–") | \(fed.map { format($0 / 1_000) } ?? "–") | \(ratio(fed, driven).map { "\(format($0))×" } ?? "–") |"
+        )
+    }
+    let smallDrive = perEvent("bridges/10k-elements", "drive")
+    let largeDrive = perEvent("bridges/100k-elements", "drive")
+    let driveGrowth = ratio(largeDrive, smallDrive)
+    targets.append(
+        (
+            "A bridge costs O(change): an update of a 100k-element array costs about what one of 10k does",
+            driveGrowth.map { "drive 100k / 10k: \(format($0))×" } ?? "–", driveGrowth.map { $0 < 2 }
+        ))
+    line()
+
     /// The name a collection implementation has in the targets' text.
     func displayName(_ implementation: String) -> String {
         implementation == "GlueFields" ? "Glue (element fields)" : implementation
@@ -535,7 +563,8 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     line()
 
     // MARK: Targets
-    var summary = "## Targets (issues 10, 16, 18, 20, 39, 40)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
+    var summary =
+        "## Targets (issues 10, 16, 18, 20, 39, 40, 42)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
     for (target, measured, met) in targets {
         summary += "| \(target) | \(measured) | \(met.map { $0 ? "yes" : "**no**" } ?? "–") |\n"
     }
