@@ -187,6 +187,9 @@ let package = Package(
             exclude: ["Corpus"]),
         .executableTarget(
             name: "SignalsFuzz", dependencies: ["Signals", "FuzzSupport"], path: "Fuzz/Signals", exclude: ["Corpus"]),
+        .executableTarget(
+            name: "DifferentialFuzz", dependencies: ["Scenarios", "FuzzSupport"], path: "Fuzz/Differential",
+            exclude: ["Corpus"]),
 
         // What several test targets share: the seeded generator of the model-based tests.
         .target(name: "TestSupport", dependencies: ["ReactiveCore", "ReactiveTesting"], path: "Tests/TestSupport"),

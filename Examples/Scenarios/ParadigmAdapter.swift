@@ -26,6 +26,12 @@ public protocol ParadigmAdapter: Sendable {
     /// comments): what it takes to express the scenarios in this paradigm. `nil` when the
     /// source is not at hand (a binary run away from its checkout).
     var linesOfCode: Int? { get }
+
+    /// Whether an observer of a cell combined from others may see intermediate values (a mix
+    /// of old and new inputs) before the consistent one, as the semantics matrix documents for
+    /// Signals (no combining operator) and the hand-written baseline (eager push). The
+    /// differential programs allow it only where this is `true`.
+    var showsIntermediateValues: Bool { get }
 }
 
 extension ParadigmAdapter {
@@ -34,6 +40,9 @@ extension ParadigmAdapter {
 
     /// Unknown.
     public var linesOfCode: Int? { nil }
+
+    /// Glitch-free.
+    public var showsIntermediateValues: Bool { false }
 }
 
 /// Type-erased adapter, so that the shared suite can take adapters as test arguments.
@@ -66,6 +75,9 @@ public struct AnyParadigmAdapter: ParadigmAdapter, CustomStringConvertible {
 
     /// The wrapped adapter's lines of code.
     public var linesOfCode: Int? { base.linesOfCode }
+
+    /// Whether the wrapped adapter shows intermediate values.
+    public var showsIntermediateValues: Bool { base.showsIntermediateValues }
 
     /// The paradigm's name.
     public var description: String { name }

@@ -66,8 +66,67 @@ private final class FoldedRows<Value: Equatable> {
     }
 }
 
+/// A relay of value signals through `transform`.
+private func relay(_ transform: @escaping (Int) -> Int) -> SignalMap<ValueSignal<Int>, ValueSignal<Int>> {
+    SignalMap { signal in
+        switch signal {
+        case .initiation(let value): .initiation(transform(value))
+        case .transition(let value): .transition(transform(value))
+        case .termination(let value): .termination(transform(value))
+        }
+    }
+}
+
 @Suite("SignalGraph: joins")
 struct JoinStorageTests {
+    @Test(
+        "joins of joins: a join fed by a join and by a relay of the same storage changes once per mutation, whatever order they were made in"
+    )
+    func nestedJoins() {
+        // a; b = a + a (a join); c = max(b, a) (a join of a join); d = c, clamped (a relay);
+        // m = 2a (a relay); e = d · m (a join two joins deep). Written once, e must go from its
+        // old value to its new one in one transition. `m` is registered on `a` before `c`, so
+        // `e` hears of the mutation before `c` has computed: e must wait for c.
+        let a = EditableValueStorage(2)
+        let b = ValueJoinStorage(2, 2) { $0 + $1 }
+        let c = ValueJoinStorage(4, 2) { max($0, $1) }
+        let clamp = relay { min($0, 100) }
+        let d = ReplicatingValueStorage(4)
+        let double = relay { 2 * $0 }
+        let m = ReplicatingValueStorage(4)
+        let e = ValueJoinStorage(4, 4) { $0 * $1 }
+        a.register(b.first)
+        a.register(b.second)
+        a.register(double)
+        double.register(m)
+        m.register(e.second)
+        a.register(c.second)
+        b.register(c.first)
+        c.register(clamp)
+        clamp.register(d)
+        d.register(e.first)
+        var seen: [Int] = []
+        let watching = e.subscribe { signal in
+            if case .transition(let value) = signal { seen.append(value) }
+        }
+        #expect(e.state == 16)
+        a.state = 3
+        #expect(seen == [36], "one transition, from 4 · 4 to 6 · 6, never 4 · 6")
+        a.state = 7
+        #expect(seen == [36, 196])
+        watching.disconnect()
+        d.deregister(e.first)
+        clamp.deregister(d)
+        c.deregister(clamp)
+        b.deregister(c.first)
+        a.deregister(c.second)
+        m.deregister(e.second)
+        double.deregister(m)
+        a.deregister(double)
+        a.deregister(b.second)
+        a.deregister(b.first)
+    }
+
     @Test("a diamond through two folds of one dictionary changes its join once per mutation, never mixed")
     func valueDiamond() {
         let diamond = FoldedRows { total, count in [total, count] }

@@ -32,6 +32,9 @@ public struct BaselineAdapter: ParadigmAdapter {
     }
 
     /// Eager push shows the diamond's intermediate values.
+    public var showsIntermediateValues: Bool { true }
+
+    /// Its documented differences.
     public var knownDifferences: [String: KnownDifference] {
         let reason =
             "eager push recomputes d once per path from a, so its observer sees d with b updated and c not yet (a glitch) before the consistent value"

@@ -30,6 +30,9 @@ public struct SignalsAdapter: ParadigmAdapter {
     }
 
     /// Combining two chains by hand pushes eagerly, as the baseline does.
+    public var showsIntermediateValues: Bool { true }
+
+    /// Its documented differences.
     public var knownDifferences: [String: KnownDifference] {
         let reason =
             "Signals has no glitch-free combination: a value built from two chains is written by each chain as it fires, so d is seen with b new and c old first"

@@ -21,7 +21,8 @@
 /// (tests run in parallel), so the scope is the thread's: a thread-local object.
 final class DeliveryScope {
     private var depth = 0
-    private var deferred: [() -> Void] = []
+    /// The waiting work, each with its level (see ``deferUntilEnd(level:_:)``).
+    private var deferred: [(level: Int, work: () -> Void)] = []
 
     /// The current thread's scope, entered: leave it with ``leave()``.
     @inline(__always)
@@ -42,13 +43,19 @@ final class DeliveryScope {
     var isDelivering: Bool { depth > 0 }
 
     /// Runs `work` when the outermost delivery under way ends, or at once if none is.
-    func deferUntilEnd(_ work: @escaping () -> Void) {
+    ///
+    /// Waiting work runs lowest `level` first (in the order scheduled, among equals), each
+    /// piece in a scope of its own. A join's level is the number of joins on the longest path
+    /// above it plus one (``joinLevel(of:)``), so a join runs only after every join above it
+    /// that waits has run and sent its change: a join of a join and of something else derived
+    /// from the same mutation sees both sides whole, however deep the joins nest.
+    func deferUntilEnd(level: Int, _ work: @escaping () -> Void) {
         if depth == 0 {
             depth += 1
             work()
             leave()
         } else {
-            deferred.append(work)
+            deferred.append((level, work))
         }
     }
 
@@ -57,10 +64,15 @@ final class DeliveryScope {
             signalGraphCheck(depth == 0, "SG7", "deferred join work runs while a delivery is under way")
         #endif
         while !deferred.isEmpty {
-            let batch = deferred
-            deferred = []
+            // The first of the lowest level: O(waiting) per piece, and the pieces are the joins
+            // a mutation reached, few.
+            var next = 0
+            for index in deferred.indices.dropFirst() where deferred[index].level < deferred[next].level {
+                next = index
+            }
+            let work = deferred.remove(at: next).work
             depth += 1
-            for work in batch { work() }
+            work()
             depth -= 1
         }
     }
@@ -86,10 +98,10 @@ final class PendingUpdate {
 
     /// Runs `update` on `owner` when the outermost delivery on this thread ends (at once if
     /// none is under way), unless it is already scheduled.
-    func schedule<Owner: AnyObject>(_ owner: Owner, _ update: @escaping (Owner) -> Void) {
+    func schedule<Owner: JoiningView>(_ owner: Owner, _ update: @escaping (Owner) -> Void) {
         guard !isScheduled else { return }
         isScheduled = true
-        DeliveryScope.current.deferUntilEnd { [weak self, weak owner] in
+        DeliveryScope.current.deferUntilEnd(level: joinLevel(of: owner)) { [weak self, weak owner] in
             guard let self, let owner else { return }
             isScheduled = false
             update(owner)
@@ -111,3 +123,37 @@ private let deliveryScopeKey: pthread_key_t = {
     precondition(result == 0, "SignalGraph: pthread_key_create failed with \(result)")
     return key
 }()
+
+/// An emitter's channel, which knows the emitter it belongs to.
+protocol OwnedChannel: AnyObject {
+    /// The emitter.
+    var owner: AnyObject? { get }
+}
+
+/// A view that joins the signals of two emitters and changes when the outermost delivery ends.
+protocol JoiningView: AnyObject {
+    /// Where its two inputs are registered.
+    var inputRegistrations: [SensorRegistration] { get }
+}
+
+/// One more than the most joins on any path above `join`, following each input's emitter and,
+/// through views, the emitter each view senses: the order in which waiting joins run. O(the
+/// views above it).
+func joinLevel(of join: some JoiningView) -> Int {
+    var level = 0
+    for registration in join.inputRegistrations {
+        var emitter = registration.emitter
+        while let current = emitter {
+            if let upstream = current as? any JoiningView {
+                level = max(level, joinLevel(of: upstream))
+                break
+            }
+            if let channel = current as? any OwnedChannel {
+                emitter = channel.owner
+                continue
+            }
+            emitter = (current as? any Sensor)?.registration.emitter
+        }
+    }
+    return level + 1
+}

@@ -7,7 +7,11 @@ import ReactiveCore
 /// is delivering (from a sensor's handler, or code it calls) are queued and done after the
 /// delivery, in order (ReactiveCore's `SerialQueue`), so a sensor never receives a signal
 /// inside another and every sensor receives the signals in the same order.
-public final class SignalEmitter<Signal>: Emitter {
+public final class SignalEmitter<Signal>: Emitter, OwnedChannel {
+    /// The view this emitter sends for, if it is part of one (a relay's): what the joins'
+    /// ordering walks to from a sensor registered here.
+    weak var owner: AnyObject?
+
     /// Emitters take no signals.
     public typealias IncomingSignal = Never
     /// The signals it sends.

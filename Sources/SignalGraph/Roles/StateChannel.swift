@@ -17,7 +17,7 @@ import ReactiveCore
 ///
 /// So what a sensor receives, applied in order, always rebuilds the state its termination
 /// carries, and every sensor receives the changes in the order they were made.
-final class StateChannel<Snapshot, Transition> {
+final class StateChannel<Snapshot, Transition>: OwnedChannel {
     typealias Signal = StateSignal<Snapshot, Transition>
 
     private struct Entry {
@@ -53,6 +53,9 @@ final class StateChannel<Snapshot, Transition> {
     private var delivered = 0
     /// The owner's current state.
     private let current: () -> Snapshot
+    /// The storage or view that owns the channel: what a sensor's registration is attached
+    /// to is the channel, and the joins' ordering walks from it to its owner.
+    weak var owner: AnyObject?
 
     init(current: @escaping () -> Snapshot) {
         self.current = current

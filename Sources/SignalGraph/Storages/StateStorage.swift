@@ -12,6 +12,7 @@ public class StateStorage<Snapshot, Transition> {
         storedState = state
         applyTransition = apply
         channel = StateChannel { [unowned self] in storedState }
+        channel.owner = self
     }
 
     /// The current state: every change made so far, including those whose signals wait

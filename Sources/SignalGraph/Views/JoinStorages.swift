@@ -232,3 +232,11 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
         #endif
     }
 }
+
+extension ValueJoinStorage: JoiningView {
+    var inputRegistrations: [SensorRegistration] { [first.registration, second.registration] }
+}
+
+extension DictionaryJoinStorage: JoiningView {
+    var inputRegistrations: [SensorRegistration] { [left.registration, right.registration] }
+}

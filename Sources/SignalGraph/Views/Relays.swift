@@ -11,6 +11,7 @@ public class SignalRelay<Incoming, Outgoing> {
 
     init(_ relay: @escaping (Incoming) -> Outgoing?) {
         self.relay = relay
+        emitter.owner = self
     }
 
     deinit {

@@ -11,6 +11,7 @@ public class TreeArrayStorage<Element> {
 
     init() {
         channel = StateChannel { [unowned self] in tree.array }
+        channel.owner = self
     }
 
     deinit {
