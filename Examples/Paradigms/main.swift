@@ -8,7 +8,7 @@ let paradigmNames = ParadigmCatalog.paradigms.map(\.name).joined(separator: ", "
 let scenarioNames = Scenario.all.map(\.id).joined(separator: ", ")
 
 let usage = """
-    USAGE: swift run paradigms [--paradigm NAME] [--scenario NAME] [--json]
+    USAGE: swift run paradigms [--paradigm NAME] [--scenario NAME] [--json] [--inspect [--dot]]
 
     Lists the reactive paradigms this package carries and runs the shared scenarios through
     each of them, so you can compare what observers see and what it costs.
@@ -17,6 +17,10 @@ let usage = """
       --paradigm NAME   Show only this paradigm (\(paradigmNames)).
       --scenario NAME   Run only this scenario (\(scenarioNames)).
       --json            Print the results as JSON instead of tables.
+      --inspect         Print each paradigm's graph for the scenario (the diamond unless
+                        --scenario names another made of cells): nodes, edges, values and
+                        counters, as the paradigm's inspector shows them. With --json, as JSON;
+                        with --dot, in Graphviz's dot language.
       -h, --help        Show this help.
     """
 
@@ -24,6 +28,8 @@ struct Options {
     var paradigm: ParadigmInfo?
     var scenario: Scenario?
     var json = false
+    var inspect = false
+    var dot = false
 }
 
 func fail(_ message: String) -> Never {
@@ -53,6 +59,10 @@ func parse(_ arguments: [String]) -> Options {
             options.scenario = scenario
         case "--json":
             options.json = true
+        case "--inspect":
+            options.inspect = true
+        case "--dot":
+            options.dot = true
         default:
             fail("unknown argument '\(argument)'")
         }
@@ -124,6 +134,46 @@ let options = parse(Array(CommandLine.arguments.dropFirst()))
 let paradigms = ParadigmCatalog.paradigms.filter { options.paradigm == nil || $0.name == options.paradigm?.name }
 let scenarios = options.scenario.map { [$0] } ?? Scenario.all
 let adapters = ParadigmCatalog.adapters.filter { adapter in paradigms.contains { $0.name == adapter.name } }
+
+if options.dot && !options.inspect { fail("--dot goes with --inspect") }
+if options.inspect {
+    let scenario = options.scenario ?? Scenario.named("diamond")!
+    guard scenario.inspections(adapters[0]) != nil else {
+        fail("the scenario '\(scenario.id)' is not made of cells; inspect counter, derived, diamond or teardown")
+    }
+    if options.json {
+        let inspections = adapters.flatMap { scenario.inspections($0) ?? [] }
+        print("[\n" + inspections.map { $0.json() }.joined(separator: ",\n") + "\n]")
+        exit(0)
+    }
+    print("Scenario \(scenario.id), after its first write, as each paradigm's inspector shows it\n")
+    for adapter in adapters {
+        let inspections = scenario.inspections(adapter) ?? []
+        if inspections.isEmpty { print("\(adapter.name): no engine to inspect (plain closures)\n") }
+        for inspection in inspections {
+            if options.dot {
+                print(inspection.dot)
+                continue
+            }
+            let statistics = inspection.statistics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            print("\(inspection.paradigm): \(statistics.joined(separator: ", "))")
+            for node in inspection.nodes {
+                var line = "  n\(node.id) \(node.kind)"
+                if let name = node.name { line += " \(name)" }
+                if let value = node.value { line += " = \(value)" }
+                let details = node.details.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                if !details.isEmpty { line += "  (\(details.joined(separator: ", ")))" }
+                let reads = inspection.edges.filter { $0.to == node.id }.map { edge in
+                    "n\(edge.from)" + (edge.label.map { " (\($0))" } ?? "")
+                }
+                if !reads.isEmpty { line += "  ← \(reads.joined(separator: ", "))" }
+                print(line)
+            }
+            print()
+        }
+    }
+    exit(0)
+}
 let report = Report(
     paradigms: paradigms.map {
         ParadigmReport(name: $0.name, module: $0.module, summary: $0.summary, pickWhen: $0.pickWhen)

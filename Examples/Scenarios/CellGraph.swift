@@ -26,4 +26,15 @@ public protocol CellGraph: AnyObject {
     /// Delivers the cell's current value to `sink`, then every later value, until the
     /// connection disconnects.
     func observe(_ cell: Cell, _ sink: @escaping (Int) -> Void) -> Connection
+
+    /// What the paradigm's inspector shows of the graph these cells belong to (the cells
+    /// listed are the scenario's inputs, then its observed cells): one inspection, or one per
+    /// separate structure (a Signals chain per input). Empty where the paradigm has no engine
+    /// to inspect (the baseline).
+    func inspect(_ cells: [Cell]) -> [Inspection]
+}
+
+extension CellGraph {
+    /// Nothing to inspect.
+    public func inspect(_ cells: [Cell]) -> [Inspection] { [] }
 }

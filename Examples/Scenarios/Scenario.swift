@@ -161,3 +161,35 @@ final class Recorder {
         }
     }
 }
+
+extension Scenario {
+    /// What each paradigm's inspector shows of this scenario's cells, built as the scenario
+    /// builds them and after its first write: `nil` for the scenarios that are not made of
+    /// cells (the list and the search box), and an empty list for a paradigm with no engine
+    /// to inspect. `swift run paradigms --inspect` prints it.
+    public func inspections(_ adapter: some ParadigmAdapter) -> [Inspection]? {
+        let graph = adapter.makeGraph()
+        return Self.inspections(of: id, in: graph)
+    }
+
+    private static func inspections<Graph: CellGraph>(of id: String, in graph: Graph) -> [Inspection]? {
+        let a = graph.input(1)
+        var observed: Graph.Cell
+        switch id {
+        case "counter":
+            observed = a
+        case "derived":
+            observed = graph.map(a) { $0 * 10 }
+        case "diamond", "teardown":
+            let b = graph.map(a) { $0 + 1 }
+            let c = graph.map(a) { $0 * 2 }
+            observed = graph.combine(b, c, +)
+        default:
+            return nil
+        }
+        let connection = graph.observe(observed) { _ in }
+        defer { connection.disconnect() }
+        graph.set(a, to: 2)
+        return graph.inspect([a, observed])
+    }
+}

@@ -161,3 +161,12 @@ enum MixingArticle {
     bridge.disconnect()
     reducer.disconnect()
 }
+
+@Test func inspectionSample() {
+    let graph = Graph()
+    let price = graph.input(3)
+    let total = price.map { $0 * 2 }
+    let inspection = total.inspect()   // an Incremental node
+    print(inspection.dot)              // paste into `dot -Tsvg`
+    #expect(inspection.nodes.count == 2)
+}

@@ -66,3 +66,24 @@ struct SharedScenarioTests {
         }
     }
 }
+
+@Suite("Inspecting the scenarios")
+struct ScenarioInspectionTests {
+    @Test("every paradigm with an engine shows the diamond's cells, and their value after the first write")
+    func diamond() {
+        let diamond = Scenario.named("diamond")!
+        for adapter in ParadigmCatalog.adapters {
+            let inspections = diamond.inspections(adapter)
+            if adapter.name == "Baseline" {
+                #expect(inspections?.isEmpty == true)
+                continue
+            }
+            #expect(inspections?.isEmpty == false, "\(adapter.name)")
+            #expect(inspections?.first?.paradigm == adapter.name, "\(adapter.name)")
+            let values = inspections?.flatMap(\.nodes).compactMap(\.value) ?? []
+            #expect(values.contains { $0.contains("7") }, "\(adapter.name): the diamond's value, 3 + 4, is shown")
+        }
+        let list = Scenario.named("list")
+        #expect(list != nil && list?.inspections(ParadigmCatalog.adapters[0]) == nil, "the list is not made of cells")
+    }
+}

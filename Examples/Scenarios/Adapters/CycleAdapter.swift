@@ -130,6 +130,10 @@ final class CycleCellGraph: CellGraph {
         return cell
     }
 
+    func inspect(_ cells: [CycleCell]) -> [Inspection] {
+        [loop.inspect()]
+    }
+
     func observe(_ cell: CycleCell, _ sink: @escaping (Int) -> Void) -> Connection {
         let key = nextCell
         nextCell += 1

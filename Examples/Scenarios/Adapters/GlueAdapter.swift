@@ -63,6 +63,10 @@ final class GlueGraph: CellGraph {
     func observe(_ cell: GlueCell, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.observable.subscribe(sink)
     }
+
+    func inspect(_ cells: [GlueCell]) -> [Inspection] {
+        [GlueInspector.inspect(cells.map(\.observable))]
+    }
 }
 
 /// Glue's list: `filter → sorted → map` over a set of rows.

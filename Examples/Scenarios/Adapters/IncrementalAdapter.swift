@@ -51,6 +51,10 @@ final class IncrementalCellGraph: CellGraph {
     func observe(_ cell: I<Int>, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.observe(sink)
     }
+
+    func inspect(_ cells: [I<Int>]) -> [Inspection] {
+        [graph.inspect(cells)]
+    }
 }
 
 /// Incremental's list: `filterEntries → sortedEntries → mapElements` over a dictionary input.

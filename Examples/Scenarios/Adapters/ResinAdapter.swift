@@ -85,6 +85,11 @@ final class ResinCellGraph: CellGraph {
     func observe(_ cell: ResinCell, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.value.observe(sink)
     }
+
+    func inspect(_ cells: [ResinCell]) -> [Inspection] {
+        // The store's foci and routes, then the values derived from its foci (Incremental).
+        [store.inspect(), cells.first.map { $0.value.graph.inspect(cells.map(\.value)) }].compactMap { $0 }
+    }
 }
 
 /// The list scenario's state: the rows by id.

@@ -90,6 +90,11 @@ final class SignalGraphCellGraph: CellGraph {
         return cell
     }
 
+    func inspect(_ cells: [SignalGraphCell]) -> [Inspection] {
+        // From the last cell the inspector walks up to the inputs and down from them.
+        (cells.last?.emitter as? any Inspectable).map { [$0.inspect()] } ?? []
+    }
+
     func observe(_ cell: SignalGraphCell, _ sink: @escaping (Int) -> Void) -> Connection {
         cell.emitter.subscribe { signal in
             switch signal {

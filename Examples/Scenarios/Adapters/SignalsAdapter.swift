@@ -86,6 +86,12 @@ final class SignalsCellGraph: CellGraph {
         return cell
     }
 
+    func inspect(_ cells: [SignalsCell]) -> [Inspection] {
+        // The chains of each input: Signals has no combining operator, so a combination is a
+        // property of its own, written by closures at the ends of the chains.
+        cells.compactMap(\.property).map { $0.inspect() }
+    }
+
     func observe(_ cell: SignalsCell, _ sink: @escaping (Int) -> Void) -> Connection {
         let sink = IsolatedSink(sink)
         return cell.observable.subscribe { sink($0) }

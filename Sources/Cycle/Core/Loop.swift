@@ -124,6 +124,12 @@ public final class CycleLoop<Program: SinkSourceConverting> {
         #endif
     }
 
+    /// How many subscriptions follow the models, for inspection.
+    var modelSubscriberCount: Int { models.subscriberCount }
+
+    /// How many subscriptions follow the pairs of event and models, for inspection.
+    var pairSubscriberCount: Int { pairs.subscriberCount }
+
     /// Whether ``dispose()`` has been called.
     public var isDisposed: Bool { connections.isEmpty }
 

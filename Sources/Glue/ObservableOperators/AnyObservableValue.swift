@@ -7,17 +7,21 @@ public struct AnyObservableValue<Value>: ObservableValueType {
     private let getValue: () -> Value
     /// The wrapped observable's transactions.
     public let updates: Source<Update<ValueChange<Value>>>
+    /// The observable it wraps, for the inspector (`nil` for one made from closures).
+    let erasedBase: Any?
 
     /// Wraps `base`.
     public init<Base: ObservableValueType>(_ base: Base) where Base.Value == Value {
         getValue = { base.value }
         updates = base.updates
+        erasedBase = base
     }
 
     /// An observable from a getter and a source of updates.
     public init(getter: @escaping () -> Value, updates: Source<Update<ValueChange<Value>>>) {
         getValue = getter
         self.updates = updates
+        erasedBase = nil
     }
 
     /// The current value.
@@ -35,12 +39,15 @@ public struct AnyUpdatableValue<Value>: UpdatableValueType, TransactionParticipa
     private let applyUpdate: (Update<ValueChange<Value>>) -> Void
     /// The wrapped updatable's transactions.
     public let updates: Source<Update<ValueChange<Value>>>
+    /// The updatable it wraps, for the inspector.
+    let erasedBase: Any?
 
     /// Wraps `base`.
     public init<Base: UpdatableValueType>(_ base: Base) where Base.Value == Value {
         getValue = { base.value }
         applyUpdate = { base.apply($0) }
         updates = base.updates
+        erasedBase = base
     }
 
     /// The current value; setting it sets the wrapped updatable's value.

@@ -95,3 +95,60 @@ extension IncrementalNode {
         return (kind.hasSuffix("Node") ? String(kind.dropLast(4)) : String(kind)) + name[open...]
     }
 }
+
+extension Graph {
+    /// The graph below `roots` as an `Inspection`: one node per node of the graph, with its
+    /// kind (`input`, `map`, `flatMap`, ...), debug name, value (if computed) and, as details,
+    /// its height, version, observer count and whether it is necessary; one edge from each
+    /// node to each node that read it in its last computation.
+    ///
+    /// The statistics are the graph's (``Statistics``): `propagations`, `recomputations`,
+    /// `changes`, `invalidations`, `nodesCreated`, `nodesAlive`, `becameNecessary`,
+    /// `becameUnnecessary`, `effectRuns`, and `observers`, the observers of the nodes found.
+    /// Reading it computes nothing.
+    public func inspect(_ roots: [IncrementalNode]) -> Inspection {
+        flushDeferredPush()
+        let heights = heights(from: roots)
+        var builder = InspectionBuilder(paradigm: "Incremental")
+        var order: [IncrementalNode] = []
+        var stack = roots
+        while let node = stack.popLast() {
+            let (_, isNew) = builder.node(
+                for: node, kind: node.kindName, name: node.debugName,
+                value: node.hasComputed || node.isInvalid ? node.valueDescription : nil,
+                details: [
+                    "height": "\(heights[ObjectIdentifier(node)] ?? 0)", "version": "\(node.version)",
+                    "observers": "\(node.observerCount)", "necessary": "\(node.isNecessary)",
+                ])
+            guard isNew else { continue }
+            order.append(node)
+            builder.count("observers", Int(node.observerCount))
+            for edge in node.edges.reversed() { stack.append(edge.node) }
+        }
+        for node in order {
+            guard let reader = builder.id(of: node) else { continue }
+            for edge in node.edges {
+                if let input = builder.id(of: edge.node) { builder.edge(from: input, to: reader) }
+            }
+        }
+        let statistics = statistics
+        builder.statistics["propagations"] = statistics.propagations
+        builder.statistics["recomputations"] = statistics.recomputations
+        builder.statistics["changes"] = statistics.changes
+        builder.statistics["invalidations"] = statistics.invalidations
+        builder.statistics["nodesCreated"] = statistics.nodesCreated
+        builder.statistics["nodesAlive"] = statistics.nodesAlive
+        builder.statistics["becameNecessary"] = statistics.becameNecessary
+        builder.statistics["becameUnnecessary"] = statistics.becameUnnecessary
+        builder.statistics["effectRuns"] = statistics.effectRuns
+        builder.statistics["observers", default: 0] += 0
+        return builder.build()
+    }
+}
+
+extension I: Inspectable {
+    /// The graph below this node: see ``Graph/inspect(_:)``.
+    public func inspect() -> Inspection {
+        graph.inspect([self])
+    }
+}

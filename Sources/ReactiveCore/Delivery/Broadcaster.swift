@@ -72,6 +72,10 @@ public final class Broadcaster<Value> {
     /// Whether there are no sinks.
     public var isEmpty: Bool { liveCount == 0 }
 
+    /// How many values were delivered (each to every sink there was), for inspection; values
+    /// sent while no sink was there are not counted.
+    public var deliveredCount: Int { delivered }
+
     /// Delivers `value` to every sink, or queues it if a delivery is under way.
     @inlinable
     public func send(_ value: Value) {

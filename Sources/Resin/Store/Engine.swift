@@ -39,6 +39,8 @@ class Engine {
     /// Orders every registration of this engine (and is its token).
     var nextToken = 0
     var reducers: [ObjectIdentifier: RouteTable<ReducerEntry>] = [:]
+    /// The names of the action types registered for, for inspection.
+    var actionTypeNames: [ObjectIdentifier: String] = [:]
     let everyActionMiddleware = RegistrationList<MiddlewareEntry>()
     var middlewareByType: [ObjectIdentifier: RouteTable<MiddlewareEntry>] = [:]
     /// What runs once an action has been processed, before the next one (logging).

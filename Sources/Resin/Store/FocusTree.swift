@@ -138,6 +138,10 @@ final class FocusNode {
     /// The child focused by `key`, if any.
     func child(for key: FocusKey) -> FocusNode? { byKey[key]?.node }
 
+    /// The children, for inspection. Safe to read: a child leaves the index in its deinit, so
+    /// every node in it is alive.
+    var childNodes: [FocusNode] { byKey.values.map(\.node) }
+
     /// Adds `child`, found again by `key`.
     func add(_ child: FocusNode, for key: FocusKey) {
         let reference = Unowned(child)

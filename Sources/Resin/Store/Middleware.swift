@@ -26,6 +26,8 @@ public struct Middleware<State> {
     let after: ((any Action, MiddlewareContext<State>) -> Void)?
     /// The action type it is for, or nil for every action.
     let actionType: ObjectIdentifier?
+    /// That type's name, for inspection.
+    var actionTypeName: String?
     let route: AnyHashable?
 
     /// Middleware that decides what happens to each action.
@@ -39,11 +41,12 @@ public struct Middleware<State> {
     init(
         _ handle: @escaping (any Action, MiddlewareContext<State>) -> MiddlewareDecision,
         after: ((any Action, MiddlewareContext<State>) -> Void)? = nil, actionType: ObjectIdentifier? = nil,
-        route: AnyHashable? = nil
+        actionTypeName: String? = nil, route: AnyHashable? = nil
     ) {
         self.handle = handle
         self.after = after
         self.actionType = actionType
+        self.actionTypeName = actionTypeName
         self.route = route
     }
 
@@ -57,7 +60,7 @@ public struct Middleware<State> {
                 // Registered under `Handled`'s identifier, so only such actions arrive here.
                 handle(action as! Handled, context)
                 return .handled
-            }, actionType: ObjectIdentifier(Handled.self))
+            }, actionType: ObjectIdentifier(Handled.self), actionTypeName: "\(Handled.self)")
     }
 
     /// Middleware that runs `handle` for the actions of `type` whose route is `route`
@@ -69,7 +72,7 @@ public struct Middleware<State> {
             { action, context in
                 handle(action as! Handled, context)
                 return .handled
-            }, actionType: ObjectIdentifier(Handled.self), route: AnyHashable(route))
+            }, actionType: ObjectIdentifier(Handled.self), actionTypeName: "\(Handled.self)", route: AnyHashable(route))
     }
 }
 

@@ -110,6 +110,7 @@ public final class Store<State> {
     public func register<Handled: Action>(_ reducer: Reducer<State, Handled>) -> Connection {
         let reduce = reducer.reduce
         let access = access
+        engine.actionTypeNames[ObjectIdentifier(Handled.self)] = String(describing: Handled.self)
         return engine.register(
             reducer: { action in
                 // Registered under `Handled`'s identifier, so only such actions arrive here.
@@ -139,6 +140,9 @@ public final class Store<State> {
         let context = MiddlewareContext(engine: engine, node: node, access: access)
         let handle = middleware.handle
         let after = middleware.after
+        if let type = middleware.actionType, let name = middleware.actionTypeName {
+            engine.actionTypeNames[type] = name
+        }
         return engine.register(
             middleware: { action in handle(action, context) },
             after: after.map { after in { action in after(action, context) } },

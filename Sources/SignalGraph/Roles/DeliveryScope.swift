@@ -128,12 +128,18 @@ private let deliveryScopeKey: pthread_key_t = {
 protocol OwnedChannel: AnyObject {
     /// The emitter.
     var owner: AnyObject? { get }
+    /// The registered sensors, in the order registered.
+    var sensorObjects: [AnyObject] { get }
+    /// The number of changes (or signals) delivered.
+    var deliveredCount: Int { get }
 }
 
 /// A view that joins the signals of two emitters and changes when the outermost delivery ends.
 protocol JoiningView: AnyObject {
     /// Where its two inputs are registered.
     var inputRegistrations: [SensorRegistration] { get }
+    /// Its inputs' names, in the same order.
+    var inputNames: [String] { get }
 }
 
 /// One more than the most joins on any path above `join`, following each input's emitter and,

@@ -72,8 +72,18 @@ public final class SignalEmitter<Signal>: Emitter, OwnedChannel {
     }
 
     private func send(_ signal: Signal) {
+        sent += 1
         for entry in entries { entry.sensor?.sense(signal) }
     }
+
+    /// The number of signals sent, for inspection.
+    private var sent = 0
+
+    /// The registered sensors, in the order registered, for inspection.
+    var sensorObjects: [AnyObject] { entries.compactMap { $0.sensor } }
+
+    /// The number of signals sent, for inspection.
+    var deliveredCount: Int { sent }
 
     private func process(_ item: Work) {
         switch item {

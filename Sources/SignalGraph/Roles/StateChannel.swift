@@ -72,6 +72,12 @@ final class StateChannel<Snapshot, Transition>: OwnedChannel {
     /// The number of registered sensors.
     var sensorCount: Int { entries.count { $0.sensor != nil } }
 
+    /// The registered sensors, in the order registered, for inspection.
+    var sensorObjects: [AnyObject] { entries.compactMap { $0.sensor } }
+
+    /// The number of changes delivered, for inspection.
+    var deliveredCount: Int { delivered }
+
     /// Registers `sensor` now, or after the delivery under way; it is initiated with the
     /// state as it is then.
     func register(_ sensor: any Sensor<Signal>) {

@@ -35,6 +35,9 @@ public class StateStorage<Snapshot, Transition> {
     }
 
     /// Applies `transition` now and sends it, after any delivery under way.
+    /// The channel, for inspection.
+    var channelForInspection: any OwnedChannel { channel }
+
     func commit(_ transition: Transition) {
         applyTransition(transition, &storedState)
         channel.publish(transition)

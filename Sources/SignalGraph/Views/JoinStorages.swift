@@ -9,6 +9,8 @@ public final class JoinInput<Signal>: Sensor {
     /// Where the input is registered.
     public let registration = SensorRegistration()
     private let receive: (Signal) -> Void
+    /// The join the input belongs to, for inspection.
+    weak var owner: AnyObject?
 
     init(_ receive: @escaping (Signal) -> Void) {
         self.receive = receive
@@ -82,6 +84,8 @@ public final class ValueJoinStorage<First, Second, Value: Equatable>: StateStora
             secondValue = Self.value(after: signal)
             pending.schedule(self) { $0.update() }
         }
+        self.first.owner = self
+        self.second.owner = self
     }
 
     deinit {
@@ -167,6 +171,8 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
             Self.follow(signal, into: &rightEntries, touched: &touched)
             pending.schedule(self) { $0.update() }
         }
+        left.owner = self
+        right.owner = self
     }
 
     deinit {
@@ -235,8 +241,10 @@ public final class DictionaryJoinStorage<Key: Hashable, Left, Right, Value: Equa
 
 extension ValueJoinStorage: JoiningView {
     var inputRegistrations: [SensorRegistration] { [first.registration, second.registration] }
+    var inputNames: [String] { ["first", "second"] }
 }
 
 extension DictionaryJoinStorage: JoiningView {
     var inputRegistrations: [SensorRegistration] { [left.registration, right.registration] }
+    var inputNames: [String] { ["left", "right"] }
 }

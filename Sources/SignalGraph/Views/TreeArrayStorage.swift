@@ -32,6 +32,9 @@ public class TreeArrayStorage<Element> {
     /// The number of registered sensors.
     public var sensorCount: Int { channel.sensorCount }
 
+    /// The channel, for inspection.
+    var channelForInspection: any OwnedChannel { channel }
+
     /// Registers `sensor`, which receives an initiation with the current elements (after the
     /// delivery under way, if any).
     public func register(_ sensor: any Sensor<ArraySignal<Element>>) {
