@@ -64,6 +64,7 @@ struct CellsProgram: SinkSourceConverting {
     enum DriverEvent {
         case started
         case set(cell: Int, value: Int)
+        case setMany([(cell: Int, value: Int)])
         case recompute
     }
 
@@ -81,6 +82,7 @@ struct CellsProgram: SinkSourceConverting {
         return events.map { event, cells in
             var cells = cells
             if case .set(let cell, let value) = event { cells[cell] = value }
+            if case .setMany(let writes) = event { for write in writes { cells[write.cell] = write.value } }
             for formula in definitions.formulas { cells[formula.cell] = formula.compute(cells) }
             return cells
         }
@@ -111,7 +113,19 @@ final class CycleCellGraph: CellGraph {
     }
 
     func set(_ input: CycleCell, to value: Int) {
+        if batched != nil { return batched!.append((input.number, value)) }
         loop.receive(.set(cell: input.number, value: value))
+    }
+
+    /// The writes of the batch under way, if one is.
+    private var batched: [(cell: Int, value: Int)]?
+
+    func batch(_ body: () -> Void) {
+        batched = []
+        body()
+        let writes = batched ?? []
+        batched = nil
+        loop.receive(.setMany(writes))
     }
 
     func map(_ source: CycleCell, _ transform: @escaping (Int) -> Int) -> CycleCell {

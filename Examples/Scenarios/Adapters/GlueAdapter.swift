@@ -43,9 +43,24 @@ final class GlueCell {
 }
 
 final class GlueGraph: CellGraph {
+    /// The inputs' variables, for a transaction over all of them.
+    private var variables: [Variable<Int>] = []
+
     func input(_ initial: Int) -> GlueCell {
         let variable = Variable(initial)
+        variables.append(variable)
         return GlueCell(variable.anyObservableValue, variable: variable)
+    }
+
+    func select(_ condition: GlueCell, _ whenTrue: GlueCell, _ whenFalse: GlueCell, choose: @escaping (Int) -> Bool)
+        -> GlueCell
+    {
+        GlueCell(
+            condition.observable.flatMap { choose($0) ? whenTrue.observable : whenFalse.observable }.anyObservableValue)
+    }
+
+    func batch(_ body: () -> Void) {
+        withTransaction(variables, body)
     }
 
     func set(_ input: GlueCell, to value: Int) {

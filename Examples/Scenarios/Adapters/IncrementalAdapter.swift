@@ -52,6 +52,16 @@ final class IncrementalCellGraph: CellGraph {
         cell.observe(sink)
     }
 
+    func select(_ condition: I<Int>, _ whenTrue: I<Int>, _ whenFalse: I<Int>, choose: @escaping (Int) -> Bool)
+        -> I<Int>
+    {
+        condition.flatMap { choose($0) ? whenTrue : whenFalse }
+    }
+
+    func batch(_ body: () -> Void) {
+        graph.batch(body)
+    }
+
     func inspect(_ cells: [I<Int>]) -> [Inspection] {
         [graph.inspect(cells)]
     }

@@ -41,6 +41,11 @@ struct SetCell: Action {
     var value: Int
 }
 
+/// Writes several input cells in one action.
+struct SetCells: Action {
+    var writes: [SetCell]
+}
+
 final class ResinCell {
     let value: I<Int>
     let number: Int?
@@ -54,11 +59,32 @@ final class ResinCell {
 final class ResinCellGraph: CellGraph {
     private let store = Store(initialState: CellsState(), scheduler: TestScheduler())
     private var nextCell = 0
-    private let reducer: Connection
+    private let reducers: [Connection]
+    /// The writes of the batch under way, if one is.
+    private var batched: [SetCell]?
 
     init() {
-        reducer = store.register(
-            Reducer<CellsState, SetCell> { state, action in state.cells[action.cell] = action.value })
+        reducers = [
+            store.register(Reducer<CellsState, SetCell> { state, action in state.cells[action.cell] = action.value }),
+            store.register(
+                Reducer<CellsState, SetCells> { state, action in
+                    for write in action.writes { state.cells[write.cell] = write.value }
+                }),
+        ]
+    }
+
+    func select(_ condition: ResinCell, _ whenTrue: ResinCell, _ whenFalse: ResinCell, choose: @escaping (Int) -> Bool)
+        -> ResinCell
+    {
+        ResinCell(condition.value.flatMap { choose($0) ? whenTrue.value : whenFalse.value })
+    }
+
+    func batch(_ body: () -> Void) {
+        batched = []
+        body()
+        let writes = batched ?? []
+        batched = nil
+        store.dispatch(SetCells(writes: writes))
     }
 
     func input(_ initial: Int) -> ResinCell {
@@ -71,6 +97,7 @@ final class ResinCellGraph: CellGraph {
 
     func set(_ input: ResinCell, to value: Int) {
         guard let number = input.number else { return }
+        if batched != nil { return batched!.append(SetCell(cell: number, value: value)) }
         store.dispatch(SetCell(cell: number, value: value))
     }
 
