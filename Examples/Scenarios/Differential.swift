@@ -10,7 +10,9 @@ import ReactiveCore
 ///    inputs: no paradigm shows a stale or wrong value once a write returns.
 /// 2. An observer of a paradigm that does not document intermediate values (see
 ///    ``ParadigmAdapter/showsIntermediateValues``) receives, during a step, only its cell's new
-///    value (or nothing, or the value repeated): never a mix of old and new inputs.
+///    value (or nothing, or the value repeated): never a mix of old and new inputs. In a step
+///    that writes two inputs in one batch, a paradigm without batches
+///    (``ParadigmAdapter/batchesWrites``) may show the value between the two writes.
 /// 3. An observer receives its cell's value when it starts observing, and nothing after it
 ///    stops.
 ///
@@ -67,6 +69,11 @@ public struct DifferentialProgram: Sendable, CustomStringConvertible {
         case stop(Int)
         /// A write to an input.
         case write(Int, Int)
+        /// A new cell: the second cell's value while the first is nonzero, the third's
+        /// otherwise (through the paradigm's dynamic dependencies, where it has them).
+        case select(Int, Int, Int)
+        /// Two writes in one batch of the paradigm (see `CellGraph.batch(_:)`).
+        case batch(Int, Int, Int, Int)
     }
 
     /// The steps, in order.
@@ -93,6 +100,8 @@ public struct DifferentialProgram: Sendable, CustomStringConvertible {
             case 2: operations.append(.combine(first, second, Binary.allCases[Int(kind / 8) % Binary.allCases.count]))
             case 3: operations.append(.observe(first))
             case 4: operations.append(.stop(first))
+            case 5: operations.append(.select(first, second, Int(kind / 8)))
+            case 6: operations.append(.batch(first, second - 128, Int(kind / 8), (first ^ second) - 128))
             default: operations.append(.write(first, second - 128))
             }
         }
@@ -112,12 +121,14 @@ public struct DifferentialProgram: Sendable, CustomStringConvertible {
         }
         var operations: [Operation] = [.input(next(20))]
         for _ in 1..<max(length, 2) {
-            switch next(10) {
+            switch next(12) {
             case 0: operations.append(.input(next(20) - 10))
             case 1, 2: operations.append(.map(next(64), Unary.allCases[next(Unary.allCases.count)]))
             case 3, 4: operations.append(.combine(next(64), next(64), Binary.allCases[next(Binary.allCases.count)]))
             case 5: operations.append(.observe(next(64)))
             case 6: operations.append(.stop(next(64)))
+            case 8: operations.append(.select(next(64), next(64), next(64)))
+            case 9: operations.append(.batch(next(64), next(40) - 20, next(64), next(40) - 20))
             default: operations.append(.write(next(64), next(40) - 20))
             }
         }
@@ -147,11 +158,15 @@ extension DifferentialProgram {
     /// Runs the program through `adapter` and returns the first rule it breaks, if any.
     public func divergence(in adapter: some ParadigmAdapter) -> Divergence? {
         let graph = adapter.makeGraph()
-        return run(on: graph, paradigm: adapter.name, allowsIntermediate: adapter.showsIntermediateValues)
+        return run(
+            on: graph, paradigm: adapter.name, allowsIntermediate: adapter.showsIntermediateValues,
+            batches: adapter.batchesWrites)
     }
 
     /// The rules checked on one graph; generic so that the cells keep the adapter's type.
-    private func run<Graph: CellGraph>(on graph: Graph, paradigm: String, allowsIntermediate: Bool) -> Divergence? {
+    private func run<Graph: CellGraph>(
+        on graph: Graph, paradigm: String, allowsIntermediate: Bool, batches: Bool
+    ) -> Divergence? {
         let reference = ReferenceCells()
         var cells: [Graph.Cell] = []
         var inputs: [Int] = []  // indices into `cells`
@@ -159,6 +174,8 @@ extension DifferentialProgram {
         var stopped: [ObserverLog] = []
         defer { for observer in observers { observer.connection.disconnect() } }
         for (step, operation) in operations.enumerated() {
+            // Writes the paradigm shows one by one may show the values between them.
+            var intermediateAllowed = allowsIntermediate
             for log in observers.map(\.log) + stopped { log.startStep() }
             switch operation {
             case .input(let value):
@@ -180,7 +197,7 @@ extension DifferentialProgram {
                 let connection = graph.observe(cells[cell]) { log.receive($0) }
                 observers.append((cell, log, connection))
                 let expected = reference.value(of: cell)
-                guard log.received == [expected] || (allowsIntermediate && log.received.last == expected) else {
+                guard log.received == [expected] || (intermediateAllowed && log.received.last == expected) else {
                     return Divergence(
                         paradigm: paradigm, step: step,
                         detail: "a new observer of cell \(cell) received \(log.received), expected [\(expected)]")
@@ -194,6 +211,23 @@ extension DifferentialProgram {
                 let cell = inputs[input % inputs.count]
                 graph.set(cells[cell], to: value)
                 reference.write(cell, value)
+            case .select(let condition, let whenTrue, let whenFalse) where !cells.isEmpty:
+                let (condition, whenTrue, whenFalse) = (
+                    condition % cells.count, whenTrue % cells.count, whenFalse % cells.count
+                )
+                let paths = [condition, whenTrue, whenFalse].map(reference.paths(to:)).reduce(0, +)
+                guard paths <= Self.pathLimit else { continue }
+                cells.append(graph.select(cells[condition], cells[whenTrue], cells[whenFalse]) { $0 != 0 })
+                _ = reference.addSelect(condition, whenTrue, whenFalse)
+            case .batch(let first, let firstValue, let second, let secondValue) where !inputs.isEmpty:
+                let (firstCell, secondCell) = (inputs[first % inputs.count], inputs[second % inputs.count])
+                graph.batch {
+                    graph.set(cells[firstCell], to: firstValue)
+                    graph.set(cells[secondCell], to: secondValue)
+                }
+                reference.write(firstCell, firstValue)
+                reference.write(secondCell, secondValue)
+                intermediateAllowed = intermediateAllowed || !batches
             default:
                 continue
             }
@@ -208,7 +242,7 @@ extension DifferentialProgram {
                             "an observer of cell \(observer.cell) last received \(last.map(String.init) ?? "nothing"), "
                             + "expected \(expected) (this step: \(received))")
                 }
-                if !allowsIntermediate, received.contains(where: { $0 != expected }) {
+                if !intermediateAllowed, received.contains(where: { $0 != expected }) {
                     return Divergence(
                         paradigm: paradigm, step: step,
                         detail: "an observer of cell \(observer.cell) received \(received) this step, "
@@ -244,6 +278,7 @@ private final class ReferenceCells {
         case input
         case map(Int, DifferentialProgram.Unary)
         case combine(Int, Int, DifferentialProgram.Binary)
+        case select(Int, Int, Int)
     }
 
     private var definitions: [Definition] = []
@@ -272,6 +307,12 @@ private final class ReferenceCells {
         return definitions.count - 1
     }
 
+    func addSelect(_ condition: Int, _ whenTrue: Int, _ whenFalse: Int) -> Int {
+        pathCounts.append(pathCounts[condition] + pathCounts[whenTrue] + pathCounts[whenFalse])
+        definitions.append(.select(condition, whenTrue, whenFalse))
+        return definitions.count - 1
+    }
+
     func write(_ cell: Int, _ value: Int) { inputValues[cell] = value }
 
     /// The cell's value, computed from the inputs (memoized for this call only: a cell may be
@@ -285,6 +326,8 @@ private final class ReferenceCells {
             case .input: value = inputValues[cell] ?? 0
             case .map(let source, let function): value = function(evaluate(source))
             case .combine(let first, let second, let function): value = function(evaluate(first), evaluate(second))
+            case .select(let condition, let whenTrue, let whenFalse):
+                value = evaluate(condition) != 0 ? evaluate(whenTrue) : evaluate(whenFalse)
             }
             memo[cell] = value
             return value

@@ -32,6 +32,11 @@ public protocol ParadigmAdapter: Sendable {
     /// Signals (no combining operator) and the hand-written baseline (eager push). The
     /// differential programs allow it only where this is `true`.
     var showsIntermediateValues: Bool { get }
+
+    /// Whether the graph's `batch(_:)` shows the writes made in it as one change (an
+    /// Incremental batch, a Glue transaction, one Resin action, one Cycle event); without it,
+    /// each write is a change, and the differential programs allow the value between them.
+    var batchesWrites: Bool { get }
 }
 
 extension ParadigmAdapter {
@@ -43,6 +48,9 @@ extension ParadigmAdapter {
 
     /// Glitch-free.
     public var showsIntermediateValues: Bool { false }
+
+    /// No batches.
+    public var batchesWrites: Bool { false }
 }
 
 /// Type-erased adapter, so that the shared suite can take adapters as test arguments.
@@ -78,6 +86,9 @@ public struct AnyParadigmAdapter: ParadigmAdapter, CustomStringConvertible {
 
     /// Whether the wrapped adapter shows intermediate values.
     public var showsIntermediateValues: Bool { base.showsIntermediateValues }
+
+    /// Whether the wrapped adapter batches writes.
+    public var batchesWrites: Bool { base.batchesWrites }
 
     /// The paradigm's name.
     public var description: String { name }

@@ -14,6 +14,9 @@ public struct CycleAdapter: ParadigmAdapter {
     /// "Cycle".
     public var name: String { "Cycle" }
 
+    /// Its batch shows the writes made in it as one change.
+    public var batchesWrites: Bool { true }
+
     /// A new loop.
     public func makeGraph() -> any CellGraph { CycleCellGraph() }
 

@@ -12,6 +12,9 @@ public struct GlueAdapter: ParadigmAdapter {
     /// "Glue".
     public var name: String { "Glue" }
 
+    /// Its batch shows the writes made in it as one change.
+    public var batchesWrites: Bool { true }
+
     /// A new graph of Glue observables.
     public func makeGraph() -> any CellGraph { GlueGraph() }
 

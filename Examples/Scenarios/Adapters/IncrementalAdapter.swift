@@ -12,6 +12,9 @@ public struct IncrementalAdapter: ParadigmAdapter {
     /// "Incremental".
     public var name: String { "Incremental" }
 
+    /// Its batch shows the writes made in it as one change.
+    public var batchesWrites: Bool { true }
+
     /// A new graph.
     public func makeGraph() -> any CellGraph { IncrementalCellGraph() }
 

@@ -12,6 +12,9 @@ public struct ResinAdapter: ParadigmAdapter {
     /// "Resin".
     public var name: String { "Resin" }
 
+    /// Its batch shows the writes made in it as one change.
+    public var batchesWrites: Bool { true }
+
     /// A new store.
     public func makeGraph() -> any CellGraph { ResinCellGraph() }
 
