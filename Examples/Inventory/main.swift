@@ -8,7 +8,9 @@
 //
 // Commands: `add NAME QTY PRICE`, `sell NAME QTY`, `restock NAME QTY`, `remove NAME`,
 // `clearance` (halves every price in one transition), `stats`, `quit`. Options:
-// `--script FILE` (commands from a file).
+// `--script FILE` (commands from a file), `--record FILE` (save the session's inputs on a tape,
+// one virtual second apart), `--replay FILE` (play a saved tape into a fresh program: the same
+// screens come out).
 
 import ExampleSupport
 import Foundation
@@ -18,7 +20,7 @@ import Resin
 import SignalGraph
 
 let usage = """
-    USAGE: swift run inventory [--script FILE]
+    USAGE: swift run inventory [--script FILE] [--record FILE] [--replay FILE]
 
     Commands: add NAME QTY PRICE, sell NAME QTY, restock NAME QTY, remove NAME,
     clearance, stats, quit.
@@ -125,6 +127,8 @@ let rendering = store.focus(\.summary).state.observe { summary in
 }
 
 var script: [String]?
+var recordPath: String?
+var replayPath: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -133,6 +137,12 @@ while let argument = arguments.popFirst() {
             exampleFailure("--script needs a readable file", usage: usage)
         }
         script = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    case "--record":
+        guard let path = arguments.popFirst() else { exampleFailure("--record needs a file", usage: usage) }
+        recordPath = path
+    case "--replay":
+        guard let path = arguments.popFirst() else { exampleFailure("--replay needs a file", usage: usage) }
+        replayPath = path
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -141,6 +151,46 @@ while let argument = arguments.popFirst() {
     }
 }
 
-runExampleCommands(script: script, help: usage, handle: handle)
+// The program's one input is the command line; each command goes through a tape channel, one
+// virtual second after the one before.
+let clock = TestScheduler()
+let recorder = TapeRecorder(scheduler: clock)
+let commands = recorder.channel("command") { (line: String) in
+    if !handle(line) { print(usage) }
+}
+
+if let replayPath {
+    guard let data = FileManager.default.contents(atPath: replayPath) else {
+        exampleFailure("cannot read tape \(replayPath)", usage: usage)
+    }
+    let decoder = JSONDecoder()
+    decoder.userInfo[Tape.valueTypesKey] = recorder.valueTypes
+    let tape: Tape
+    do {
+        tape = try decoder.decode(Tape.self, from: data)
+    } catch {
+        exampleFailure("cannot load tape \(replayPath): \(error)", usage: usage)
+    }
+    let playing = recorder.replay(tape)
+    for entry in tape.entries {
+        clock.advance(to: SchedulerInstant(offset: entry.time))
+    }
+    playing.disconnect()
+} else {
+    runExampleCommands(script: script, help: usage) { line in
+        clock.advance(by: .seconds(1))
+        commands.send(line)
+        return true
+    }
+}
+if let recordPath {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+        try encoder.encode(recorder.tape).write(to: URL(fileURLWithPath: recordPath))
+    } catch {
+        exampleFailure("cannot save tape \(recordPath): \(error)", usage: usage)
+    }
+}
 for bridge in bridges { bridge.disconnect() }
 for connection in [counting, rendering, reducer] { connection.disconnect() }

@@ -170,3 +170,28 @@ enum MixingArticle {
     print(inspection.dot)              // paste into `dot -Tsvg`
     #expect(inspection.nodes.count == 2)
 }
+
+@Test func tapeSample() throws {
+    let scheduler = TestScheduler()
+    let graph = Graph()
+    let input = graph.input(0)
+    let recorder = TapeRecorder(scheduler: scheduler)
+    let celsius = recorder.channel("celsius") { (value: Int) in input.write(value) }
+    celsius.send(21)                 // written, and recorded at the scheduler's time
+    let tape = recorder.tape         // save it with JSONEncoder
+    #expect(input.value == 21 && tape.entries.count == 1)
+}
+
+@Test func tapeDriverSample() {
+    let scheduler = TestScheduler()
+    let replayRecorder = TapeRecorder(scheduler: TestScheduler())
+    var tape = Tape()
+    let recorder = TapeRecorder(scheduler: scheduler)
+    let screen = TapeDriver(recording: TerminalDriver(), on: recorder, channel: "screen")
+    // later, in a program built afresh on a new recorder and a fresh TestScheduler:
+    let replayed = TapeDriver<TerminalDriver>(replayingOn: replayRecorder, channel: "screen")
+    let playing = replayRecorder.replay(tape)
+    tape = recorder.tape
+    _ = (screen, replayed, tape)
+    playing.disconnect()
+}

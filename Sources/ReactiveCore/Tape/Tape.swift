@@ -1,0 +1,252 @@
+/// A recording of a program's inputs, each with the virtual time it arrived: what
+/// ``TapeRecorder`` makes, what `Codable` saves, and what ``TapeRecorder/replay(_:)`` plays
+/// into a freshly built program to reproduce its outputs.
+///
+/// ```swift
+/// let recorder = TapeRecorder(scheduler: scheduler)
+/// let celsius = recorder.channel("celsius") { (value: Int) in input.write(value) }
+/// celsius.send(21)                 // written, and recorded at the scheduler's time
+/// let tape = recorder.tape         // save it with JSONEncoder
+/// ```
+///
+/// An input is anything a program receives from outside: an Incremental input's write, a
+/// Resin action, a Cycle driver's event, a Glue or Signals send, a SignalGraph mutation.
+/// Each goes through a named ``TapeChannel``; a tape holds the channel's name and the value.
+public struct Tape: Sendable {
+    /// One input.
+    public struct Entry: Sendable {
+        /// When it arrived, from the start of the recording, on the recorder's scheduler.
+        public let time: Duration
+        /// The channel it came through.
+        public let channel: String
+        let box: ValueBox
+
+        /// The value, if it is a `Value`.
+        public func value<Value>(as type: Value.Type = Value.self) -> Value? {
+            box.value as? Value
+        }
+
+        init(time: Duration, channel: String, value: Any) {
+            self.time = time
+            self.channel = channel
+            box = ValueBox(value)
+        }
+    }
+
+    /// The inputs, in the order they arrived.
+    public internal(set) var entries: [Entry]
+
+    /// A tape of `entries`.
+    public init(entries: [Entry] = []) {
+        self.entries = entries
+    }
+
+    /// The key of a decoder's `userInfo` under which ``init(from:)`` finds each channel's
+    /// value type: ``TapeRecorder/valueTypes`` of the program the tape is for.
+    public static let valueTypesKey = CodingUserInfoKey(rawValue: "swift-paradigms.tape.valueTypes")!
+}
+
+/// Each channel's value type, by name: what decoding a tape needs (see
+/// ``Tape/valueTypesKey``). Unchecked `Sendable`: it holds metatypes, which never change.
+public struct TapeValueTypes: @unchecked Sendable {
+    let types: [String: any Decodable.Type]
+
+    /// The names of the channels.
+    public var channels: [String] { types.keys.sorted() }
+}
+
+/// A recorded value. Unchecked: a value is recorded and replayed in the program's isolation
+/// domain (a Signals program's values are `Sendable`), and a tape only hands it back there.
+struct ValueBox: @unchecked Sendable {
+    let value: Any
+
+    init(_ value: Any) {
+        self.value = value
+    }
+}
+
+/// An error saving or loading a tape.
+public enum TapeError: Error, CustomStringConvertible {
+    /// The channel's values are not `Codable`: a tape with them lives in memory only.
+    case notCodable(channel: String)
+    /// The decoder's `userInfo` has no value type for the channel (see ``Tape/valueTypesKey``).
+    case unknownChannel(String)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .notCodable(let channel):
+            "Tape: the values of channel \"\(channel)\" are not Codable; make its type Codable to save the tape"
+        case .unknownChannel(let channel):
+            "Tape: no value type for channel \"\(channel)\"; decode with the recorder's valueTypes in userInfo"
+        }
+    }
+}
+
+extension Tape: Codable {
+    private enum Keys: String, CodingKey {
+        case entries, time, channel, value
+    }
+
+    /// Encodes every entry: its time in nanoseconds, its channel and its value.
+    ///
+    /// - Throws: ``TapeError/notCodable(channel:)`` for a value that is not `Encodable`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        var list = container.nestedUnkeyedContainer(forKey: .entries)
+        for entry in entries {
+            var item = list.nestedContainer(keyedBy: Keys.self)
+            let (seconds, attoseconds) = entry.time.components
+            try item.encode(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, forKey: .time)
+            try item.encode(entry.channel, forKey: .channel)
+            guard let value = entry.box.value as? any Encodable else {
+                throw TapeError.notCodable(channel: entry.channel)
+            }
+            try item.encode(value, forKey: .value)
+        }
+    }
+
+    /// Decodes a tape, each value as the type `userInfo[Tape.valueTypesKey]` gives for its
+    /// channel.
+    ///
+    /// - Throws: ``TapeError/unknownChannel(_:)`` for a channel with no type there.
+    public init(from decoder: any Decoder) throws {
+        let types = (decoder.userInfo[Self.valueTypesKey] as? TapeValueTypes)?.types ?? [:]
+        let container = try decoder.container(keyedBy: Keys.self)
+        var list = try container.nestedUnkeyedContainer(forKey: .entries)
+        var entries: [Entry] = []
+        while !list.isAtEnd {
+            let item = try list.nestedContainer(keyedBy: Keys.self)
+            let nanoseconds = try item.decode(Int64.self, forKey: .time)
+            let channel = try item.decode(String.self, forKey: .channel)
+            guard let type = types[channel] else { throw TapeError.unknownChannel(channel) }
+            let value = try item.decode(type, forKey: .value)
+            entries.append(Entry(time: .nanoseconds(nanoseconds), channel: channel, value: value))
+        }
+        self.init(entries: entries)
+    }
+}
+
+/// Records a program's inputs on a ``Tape``, and plays a tape back into a program built
+/// afresh.
+///
+/// A program takes its inputs through channels made here: each ``TapeChannel`` applies what
+/// is sent through it and records it, at the time the recorder's scheduler shows, as an
+/// offset from the recorder's start. To replay, build the program again on a new recorder
+/// (same channel names, a fresh `TestScheduler`), call ``replay(_:)``, and advance the
+/// scheduler: each input is applied at its recorded time, through its channel, so the program
+/// sees what it saw, when it saw it, and records it again (the new tape equals the old).
+///
+/// The recorder is thread-safe: a Signals program may send on any thread. Each channel's
+/// `apply` runs where `send` is called, or, in a replay, where the scheduler runs its work.
+public final class TapeRecorder: Sendable {
+    private struct State {
+        var entries: [Tape.Entry] = []
+        var channels: [String: ChannelEntry] = [:]
+    }
+
+    /// A channel's apply, for replays, and its value type, for decoding.
+    private struct ChannelEntry: @unchecked Sendable {
+        // Unchecked: `apply` runs in the program's domain, as `send` does (see the class's
+        // documentation); the recorder only stores it.
+        let apply: (Any) -> Void
+        let decodable: (any Decodable.Type)?
+    }
+
+    private let state = LockedState(State())
+    private let scheduler: any Scheduler
+    private let start: SchedulerInstant
+
+    /// A recorder that stamps each input with `scheduler`'s time since now.
+    public init(scheduler: some Scheduler) {
+        self.scheduler = scheduler
+        start = scheduler.now
+    }
+
+    /// What has been recorded so far.
+    public var tape: Tape {
+        Tape(entries: state.withLock { $0.entries })
+    }
+
+    /// Each channel's value type, for decoding a tape of this program: put it in a decoder's
+    /// `userInfo` under ``Tape/valueTypesKey``. Channels whose values are not `Decodable` are
+    /// left out.
+    public var valueTypes: TapeValueTypes {
+        TapeValueTypes(types: state.withLock { $0.channels.compactMapValues(\.decodable) })
+    }
+
+    /// A channel named `name` whose values `apply` applies to the program.
+    ///
+    /// - Precondition: No other channel of this recorder has the name.
+    public func channel<Value>(_ name: String, apply: @escaping (Value) -> Void) -> TapeChannel<Value> {
+        register(name, apply: apply, decodable: nil)
+    }
+
+    /// A channel named `name` whose values `apply` applies to the program; its values can be
+    /// saved.
+    ///
+    /// - Precondition: No other channel of this recorder has the name.
+    public func channel<Value: Codable>(_ name: String, apply: @escaping (Value) -> Void) -> TapeChannel<Value> {
+        register(name, apply: apply, decodable: Value.self)
+    }
+
+    private func register<Value>(
+        _ name: String, apply: @escaping (Value) -> Void, decodable: (any Decodable.Type)?
+    ) -> TapeChannel<Value> {
+        let entry = ChannelEntry(apply: { apply($0 as! Value) }, decodable: decodable)
+        let isNew = state.withLock { state in
+            guard state.channels[name] == nil else { return false }
+            state.channels[name] = entry
+            return true
+        }
+        precondition(isNew, "TapeRecorder: a second channel named \(name); give each channel its own name")
+        return TapeChannel(name: name, recorder: self, apply: apply)
+    }
+
+    /// Records `value` as arriving on `channel` now.
+    func record(_ value: Any, on channel: String) {
+        let time = start.duration(to: scheduler.now)
+        state.withLock { $0.entries.append(Tape.Entry(time: time, channel: channel, value: value)) }
+    }
+
+    /// Plays `tape` into this recorder's channels: each entry is applied (and recorded again)
+    /// through its channel when the scheduler reaches its time from the recorder's start, in
+    /// the tape's order. Advance the scheduler to run them; the connection cancels what has
+    /// not run.
+    ///
+    /// - Precondition: Every channel of the tape has a channel of this name here.
+    public func replay(_ tape: Tape) -> Connection {
+        let channels = state.withLock { $0.channels }
+        for entry in tape.entries {
+            precondition(
+                channels[entry.channel] != nil,
+                "TapeRecorder.replay: the tape has channel \(entry.channel), which this program does not")
+        }
+        let connections = tape.entries.map { entry in
+            let apply = channels[entry.channel]!.apply
+            let box = entry.box
+            return scheduler.schedule(
+                at: start + entry.time,
+                isolated: { [self] in
+                    record(box.value, on: entry.channel)
+                    apply(box.value)
+                })
+        }
+        return Connection(grouping: connections)
+    }
+}
+
+/// One named input of a program: ``send(_:)`` applies a value and records it on the
+/// recorder's tape. Made by a recorder's `channel(_:apply:)`.
+public struct TapeChannel<Value> {
+    /// The channel's name on the tape.
+    public let name: String
+    let recorder: TapeRecorder
+    let apply: (Value) -> Void
+
+    /// Records `value` at the scheduler's time, then applies it.
+    public func send(_ value: Value) {
+        recorder.record(value, on: name)
+        apply(value)
+    }
+}
