@@ -129,13 +129,22 @@ extension StateStorage {
     }
 }
 
+/// The snapshot of the last edit of `edits` that is a reset (`snapshot` says which are, and
+/// what they hold), and the edits after it.
+private func splitAtLastReset<Edit, Snapshot>(
+    _ edits: [Edit], snapshot: (Edit) -> Snapshot?
+) -> (Snapshot, [Edit])? {
+    guard let index = edits.lastIndex(where: { snapshot($0) != nil }), let found = snapshot(edits[index]) else {
+        return nil
+    }
+    return (found, Array(edits[(index + 1)...]))
+}
+
 extension ArrayDelta {
     /// The snapshot of the last reset and the edits after it, if there is a reset.
     var lastReset: (snapshot: [Element], rest: ArrayDelta)? {
-        guard let index = edits.lastIndex(where: { if case .reset = $0 { true } else { false } }),
-            case .reset(let snapshot) = edits[index]
-        else { return nil }
-        return (snapshot, ArrayDelta(Array(edits[(index + 1)...])))
+        splitAtLastReset(edits) { if case .reset(let snapshot) = $0 { snapshot } else { nil } }
+            .map { ($0, ArrayDelta($1)) }
     }
 
     /// The edits as one transition of `state`: a move is a deletion and an insertion of the
@@ -199,10 +208,8 @@ extension ArrayDelta {
 extension DictionaryDelta {
     /// The snapshot of the last reset and the edits after it, if there is a reset.
     var lastReset: (snapshot: [Key: Value], rest: DictionaryDelta)? {
-        guard let index = edits.lastIndex(where: { if case .reset = $0 { true } else { false } }),
-            case .reset(let snapshot) = edits[index]
-        else { return nil }
-        return (snapshot, DictionaryDelta(Array(edits[(index + 1)...])))
+        splitAtLastReset(edits) { if case .reset(let snapshot) = $0 { snapshot } else { nil } }
+            .map { ($0, DictionaryDelta($1)) }
     }
 
     /// The edits as one transition of `state`, each an insertion or an update as the key is
@@ -241,10 +248,8 @@ extension DictionaryDelta {
 extension SetDelta {
     /// The snapshot of the last reset and the edits after it, if there is a reset.
     var lastReset: (snapshot: Set<Element>, rest: SetDelta)? {
-        guard let index = edits.lastIndex(where: { if case .reset = $0 { true } else { false } }),
-            case .reset(let snapshot) = edits[index]
-        else { return nil }
-        return (snapshot, SetDelta(Array(edits[(index + 1)...])))
+        splitAtLastReset(edits) { if case .reset(let snapshot) = $0 { snapshot } else { nil } }
+            .map { ($0, SetDelta($1)) }
     }
 
     /// The net effect on `state` as one transition, O(edits).
