@@ -140,7 +140,7 @@ let package = Package(
 
         // What the examples share: their command line, and a loopback HTTP server. Examples
         // never link Testing.
-        .target(name: "ExampleSupport", path: "Examples/Support"),
+        .target(name: "ExampleSupport", dependencies: ["ReactiveCore"], path: "Examples/Support"),
 
         // The same counter with undo in every paradigm.
         .executableTarget(

@@ -4,12 +4,14 @@
 // counter of every paradigm (or only the one `--paradigm NAME` names), and each shows its new
 // state through its own kind of observer: a Glue subscription, an Incremental observer, a Resin
 // store, a Cycle screen driver, a Signals chain, a SignalGraph state handler, a `didSet`.
+// `--record FILE` saves the session's commands on a tape; `--replay FILE` plays one back into
+// fresh counters, which show the same screens.
 
 import ExampleSupport
 import Foundation
 
 let usage = """
-    USAGE: swift run counter-undo [--paradigm NAME] [--script FILE]
+    USAGE: swift run counter-undo [--paradigm NAME] [--script FILE] [--record FILE] [--replay FILE]
 
     Commands: + (add one), - (take one), undo, redo, quit.
     Paradigms: \(counterApps.map(\.name).joined(separator: ", ")).
@@ -40,7 +42,7 @@ let apps: [any CounterApp] = selected.map { entry in
 }
 
 runExampleCommands(
-    script: options.script, help: "commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), quit"
+    options: options, help: "commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), quit"
 ) { line in
     guard let command = Command(rawValue: line) else { return false }
     for app in apps { app.perform(command) }

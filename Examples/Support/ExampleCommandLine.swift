@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveCore
 
 /// What an example's command line asked for.
 public struct ExampleOptions {
@@ -7,6 +8,10 @@ public struct ExampleOptions {
     /// The script's lines, if `--script FILE` was given; otherwise the example reads its
     /// standard input.
     public var script: [String]?
+    /// Where to save the session's commands as a tape (`--record FILE`).
+    public var record: String?
+    /// A tape of commands to play instead of reading them (`--replay FILE`).
+    public var replay: String?
 }
 
 /// Prints `message` and `usage` to standard error and exits with status 2.
@@ -38,6 +43,12 @@ public func parseExampleArguments(
                 exampleFailure("cannot read script \(path)", usage: usage)
             }
             options.script = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case "--record":
+            guard let path = remaining.popFirst() else { exampleFailure("--record needs a file", usage: usage) }
+            options.record = path
+        case "--replay":
+            guard let path = remaining.popFirst() else { exampleFailure("--replay needs a file", usage: usage) }
+            options.replay = path
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -46,6 +57,49 @@ public func parseExampleArguments(
         }
     }
     return options
+}
+
+/// Runs an example's command loop as ``runExampleCommands(script:help:handle:)`` does, each
+/// command going through a tape channel one virtual second after the one before: with
+/// `--record FILE` the commands are saved on a tape at the end; with `--replay FILE` the tape's
+/// commands are played, at their times, instead of reading any (each echoed, as from a script).
+public func runExampleCommands(options: ExampleOptions, help: String, handle: @escaping (String) -> Bool) {
+    let clock = TestScheduler()
+    let recorder = TapeRecorder(scheduler: clock)
+    let commands = recorder.channel("command") { (line: String) in
+        if options.replay != nil { print("> \(line)") }
+        if !handle(line) { print(help) }
+    }
+    if let path = options.replay {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            exampleFailure("cannot read tape \(path)", usage: help)
+        }
+        let decoder = JSONDecoder()
+        decoder.userInfo[Tape.valueTypesKey] = recorder.valueTypes
+        let tape: Tape
+        do {
+            tape = try decoder.decode(Tape.self, from: data)
+        } catch {
+            exampleFailure("cannot load tape \(path): \(error)", usage: help)
+        }
+        let playing = recorder.replay(tape)
+        for entry in tape.entries { clock.advance(to: SchedulerInstant(offset: entry.time)) }
+        playing.disconnect()
+    } else {
+        runExampleCommands(script: options.script, help: help) { line in
+            clock.advance(by: .seconds(1))
+            commands.send(line)
+            return true
+        }
+    }
+    guard let path = options.record else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+        try encoder.encode(recorder.tape).write(to: URL(fileURLWithPath: path))
+    } catch {
+        exampleFailure("cannot save tape \(path): \(error)", usage: help)
+    }
 }
 
 /// Runs an example's command loop: reads lines from the script, or from standard input with

@@ -4,12 +4,14 @@
 // `show all|active|done`, `sort id|title|priority`, `quit` (or pass `--script FILE`). Each
 // command goes to the list of every paradigm (or only the one `--paradigm NAME` names), and
 // each shows its list through its own kind of observer.
+// `--record FILE` saves the session's commands on a tape; `--replay FILE` plays one back into
+// fresh lists, which show the same screens.
 
 import ExampleSupport
 import Foundation
 
 let usage = """
-    USAGE: swift run todo-list [--paradigm NAME] [--script FILE]
+    USAGE: swift run todo-list [--paradigm NAME] [--script FILE] [--record FILE] [--replay FILE]
 
     Commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done,
     sort id|title|priority, quit.
@@ -41,7 +43,7 @@ let apps: [any TodoApp] = selected.map { entry in
 }
 
 runExampleCommands(
-    script: options.script,
+    options: options,
     help:
         "commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done, sort id|title|priority, quit"
 ) { line in
