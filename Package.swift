@@ -117,7 +117,7 @@ let package = Package(
 
         // Resin's navigation, rendered in a terminal.
         .executableTarget(
-            name: "ResinNavigation", dependencies: ["Resin"], path: "Examples/ResinNavigation",
+            name: "ResinNavigation", dependencies: ["Resin", "ExampleSupport"], path: "Examples/ResinNavigation",
             exclude: ["Scripts"]),
 
         // A shopping list app built only from Resin's public API: typed navigation, shared
@@ -125,7 +125,8 @@ let package = Package(
         // their own, so that ResinTests tests them with the test store.
         .target(name: "ShoppingListFeature", dependencies: ["Resin"], path: "Examples/ShoppingList/Feature"),
         .executableTarget(
-            name: "ShoppingList", dependencies: ["ShoppingListFeature", "Resin"], path: "Examples/ShoppingList/App",
+            name: "ShoppingList", dependencies: ["ShoppingListFeature", "Resin", "ExampleSupport"],
+            path: "Examples/ShoppingList/App",
             exclude: ["Scripts"]),
 
         // Three paradigms in one program, joined by delta bridges: SignalGraph rows, an
@@ -136,7 +137,8 @@ let package = Package(
 
         // The Cycle seed's network / screen / session program.
         .executableTarget(
-            name: "CycleDownload", dependencies: ["Cycle"], path: "Examples/CycleDownload", exclude: ["Scripts"]),
+            name: "CycleDownload", dependencies: ["Cycle", "ExampleSupport"], path: "Examples/CycleDownload",
+            exclude: ["Scripts"]),
 
         // What the examples share: their command line, and a loopback HTTP server. Examples
         // never link Testing.

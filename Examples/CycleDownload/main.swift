@@ -2,9 +2,11 @@
 //
 // Press `d` (then Return) to download, `q` to quit. The screen shows a button that turns grey
 // while a download runs; the number of downloads is kept in a session file across runs.
-// Options: `--url URL` (what to download), `--session FILE`, `--script FILE` (keys from a file).
+// Options: `--url URL` (what to download), `--session FILE`, `--script FILE` (keys from a file),
+// `--record FILE` (save the keys on a tape), `--replay FILE` (type a saved tape's keys).
 
 import Cycle
+import ExampleSupport
 import Foundation
 
 struct Saved: Codable, Equatable, Sendable {
@@ -127,6 +129,8 @@ extension Download.DriverModels {
 var url = URL(string: "http://127.0.0.1:9/")!
 var sessionFile = FileManager.default.temporaryDirectory.appendingPathComponent("cycle-download-session.json")
 var input: any TerminalInput = StandardInput()
+var recordPath: String?
+var replayPath: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
@@ -144,15 +148,37 @@ while !arguments.isEmpty {
             exit(2)
         }
         input = ScriptedInput(script.split(separator: "\n").map(String.init))
+    case "--record": recordPath = value
+    case "--replay": replayPath = value
     default:
         FileHandle.standardError.write(
-            Data("error: unknown option '\(option)'; options: --url URL, --session FILE, --script FILE\n".utf8))
+            Data(
+                "error: unknown option '\(option)'; options: --url URL, --session FILE, --script FILE, --record FILE, --replay FILE\n"
+                    .utf8))
         exit(2)
+    }
+}
+
+let tape = CommandTape(
+    record: recordPath, replay: replayPath,
+    usage: "options: --url URL, --session FILE, --script FILE, --record FILE, --replay FILE")
+if let replayed = tape.replayedLines { input = ScriptedInput(replayed) }
+
+/// Keys from `base`, each noted on the tape as it is typed.
+struct TapedInput: TerminalInput {
+    let base: any TerminalInput
+    let tape: CommandTape
+
+    func start(_ deliver: @escaping @Sendable (TerminalEvent) -> Void) {
+        base.start { [tape] event in
+            if case .key(let key) = event { tape.note(key) }
+            deliver(event)
+        }
     }
 }
 
 let loop = CycleLoop(
     program: Download(
-        url: url, network: HTTPDriver(), screen: TerminalDriver(input: input),
+        url: url, network: HTTPDriver(), screen: TerminalDriver(input: TapedInput(base: input, tape: tape)),
         session: SessionDriver(url: sessionFile)))
 dispatchMain()

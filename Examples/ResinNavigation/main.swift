@@ -4,9 +4,11 @@
 // edits the title on the top screen, `save` saves it (an effect that then dismisses the
 // screen), `back` pops, `home` pops to the list, `link N M …` sets the whole stack at once (a
 // deep link), `add TITLE` adds a todo, `about` presents the about sheet, `close` dismisses
-// it, `quit` ends. After each command the list, the stack of screens and the sheet are
+// it, `quit` ends (`--record FILE` saves the commands on a tape, `--replay FILE` runs one). After
+// each command the list, the stack of screens and the sheet are
 // rendered from the state.
 
+import ExampleSupport
 import Foundation
 import Resin
 
@@ -126,22 +128,34 @@ func render(_ state: AppState) {
 let connection = store.state.observe(render)
 
 var input: [String]?
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "--script", let path = arguments.dropFirst().first {
-    guard let script = try? String(contentsOfFile: path, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("error: cannot read script \(path)\n".utf8))
-        exit(2)
+var record: String?
+var replay: String?
+var arguments = CommandLine.arguments.dropFirst()
+let usage = "usage: resin-navigation [--script FILE] [--record FILE] [--replay FILE]"
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--script", "--record", "--replay":
+        guard let path = arguments.popFirst() else { exampleFailure("\(argument) needs a file", usage: usage) }
+        if argument == "--record" { record = path }
+        if argument == "--replay" { replay = path }
+        if argument == "--script" {
+            guard let script = try? String(contentsOfFile: path, encoding: .utf8) else {
+                exampleFailure("cannot read script \(path)", usage: usage)
+            }
+            input = script.split(separator: "\n").map(String.init)
+        }
+    default:
+        exampleFailure("unknown argument '\(argument)'", usage: usage)
     }
-    input = script.split(separator: "\n").map(String.init)
-} else if let unknown = arguments.first {
-    FileHandle.standardError.write(
-        Data("error: unknown argument '\(unknown)'; usage: resin-navigation [--script FILE]\n".utf8))
-    exit(2)
 }
+// `--record FILE` saves the commands on a tape; `--replay FILE` runs a saved tape's commands.
+let tape = CommandTape(record: record, replay: replay, usage: usage)
+if let replayed = tape.replayedLines { input = replayed }
 
 @MainActor func nextLine() -> String? {
-    if input != nil { return input!.isEmpty ? nil : input!.removeFirst() }
-    return readLine()
+    let line = input != nil ? (input!.isEmpty ? nil : input!.removeFirst()) : readLine()
+    if let line { tape.note(line) }
+    return line
 }
 
 while let line = nextLine() {

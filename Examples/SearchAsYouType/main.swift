@@ -18,7 +18,7 @@ import Scenarios
 #endif
 
 let usage = """
-    USAGE: swift run search-as-you-type [--paradigm NAME] [--script FILE]
+    USAGE: swift run search-as-you-type [--paradigm NAME] [--script FILE] [--record FILE] [--replay FILE]
 
     Type the search field's text, one line at a time; `wait MS` waits; `quit` ends.
     Paradigms: \(ParadigmCatalog.adapters.map(\.name).joined(separator: ", ")).
@@ -27,7 +27,9 @@ let usage = """
 let options = parseExampleArguments(
     CommandLine.arguments.dropFirst(), paradigms: ParadigmCatalog.adapters.map(\.name), usage: usage)
 let adapters = ParadigmCatalog.adapters.filter { options.paradigms.contains($0.name) }
-let scriptLines = options.script
+// `--record FILE` saves the lines on a tape; `--replay FILE` runs a saved tape's lines.
+let tape = CommandTape(record: options.record, replay: options.replay, usage: usage)
+let scriptLines = tape.replayedLines ?? options.script
 
 /// The words the server searches.
 let words = [
@@ -100,6 +102,7 @@ Thread.detachNewThread {
         }
         guard let line, line != "quit" else { break }
         if line.hasPrefix("#") { continue }
+        tape.note(line)
         if line.hasPrefix("wait "), let milliseconds = Int(line.dropFirst(5)) {
             Thread.sleep(forTimeInterval: Double(milliseconds) / 1_000)
             DispatchQueue.main.sync { printScreens("=") }

@@ -59,46 +59,75 @@ public func parseExampleArguments(
     return options
 }
 
-/// Runs an example's command loop as ``runExampleCommands(script:help:handle:)`` does, each
-/// command going through a tape channel one virtual second after the one before: with
-/// `--record FILE` the commands are saved on a tape at the end; with `--replay FILE` the tape's
-/// commands are played, at their times, instead of reading any (each echoed, as from a script).
+/// Runs an example's command loop as ``runExampleCommands(script:help:handle:)`` does, with
+/// `--record FILE` and `--replay FILE` (see ``CommandTape``): the commands typed or scripted
+/// are saved on a tape, or a saved tape's commands are run, echoed as a script's are.
 public func runExampleCommands(options: ExampleOptions, help: String, handle: @escaping (String) -> Bool) {
-    let clock = TestScheduler()
-    let recorder = TapeRecorder(scheduler: clock)
-    let commands = recorder.channel("command") { (line: String) in
-        if options.replay != nil { print("> \(line)") }
-        if !handle(line) { print(help) }
+    let tape = CommandTape(record: options.record, replay: options.replay, usage: help)
+    runExampleCommands(script: tape.replayedLines ?? options.script, help: help) { line in
+        tape.note(line)
+        return handle(line)
     }
-    if let path = options.replay {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            exampleFailure("cannot read tape \(path)", usage: help)
+    tape.save()
+}
+
+/// An example session's commands on a ReactiveCore `Tape`: each command read is recorded, one
+/// virtual second after the one before, on a channel named `command`; ``save()`` writes the
+/// tape as JSON to the `--record` file. With a `--replay` file, ``replayedLines`` are its
+/// commands, in order, for the example to run as it runs a script: the same session again.
+///
+/// Thread-safe: an example may read its commands on a thread of its own. (Unchecked: the
+/// channel's apply does nothing, and the recorder and the clock are thread-safe.)
+public final class CommandTape: @unchecked Sendable {
+    private let clock = TestScheduler()
+    private let recorder: TapeRecorder
+    private let channel: TapeChannel<String>
+    private let recordPath: String?
+    private let usage: String
+    /// The commands of the tape to replay, if one was given.
+    public let replayedLines: [String]?
+
+    /// A tape for a session, saved to `record` and read from `replay` when given; a tape that
+    /// cannot be read stops the example with the reason and `usage`.
+    public init(record: String?, replay: String?, usage: String) {
+        recorder = TapeRecorder(scheduler: clock)
+        channel = recorder.channel("command") { (_: String) in }
+        recordPath = record
+        self.usage = usage
+        guard let replay else {
+            replayedLines = nil
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: replay) else {
+            exampleFailure("cannot read tape \(replay)", usage: usage)
         }
         let decoder = JSONDecoder()
         decoder.userInfo[Tape.valueTypesKey] = recorder.valueTypes
-        let tape: Tape
         do {
-            tape = try decoder.decode(Tape.self, from: data)
+            replayedLines = try decoder.decode(Tape.self, from: data).entries.compactMap { $0.value(as: String.self) }
         } catch {
-            exampleFailure("cannot load tape \(path): \(error)", usage: help)
-        }
-        let playing = recorder.replay(tape)
-        for entry in tape.entries { clock.advance(to: SchedulerInstant(offset: entry.time)) }
-        playing.disconnect()
-    } else {
-        runExampleCommands(script: options.script, help: help) { line in
-            clock.advance(by: .seconds(1))
-            commands.send(line)
-            return true
+            exampleFailure("cannot load tape \(replay): \(error)", usage: usage)
         }
     }
-    guard let path = options.record else { return }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    do {
-        try encoder.encode(recorder.tape).write(to: URL(fileURLWithPath: path))
-    } catch {
-        exampleFailure("cannot save tape \(path): \(error)", usage: help)
+
+    /// Records `line` as the next command, and saves the tape (an example may end by
+    /// exiting from anywhere).
+    public func note(_ line: String) {
+        clock.advance(by: .seconds(1))
+        channel.send(line)
+        save()
+    }
+
+    /// Writes the tape to the `--record` file, if one was given.
+    public func save() {
+        guard let recordPath else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try encoder.encode(recorder.tape).write(to: URL(fileURLWithPath: recordPath))
+        } catch {
+            exampleFailure("cannot save tape \(recordPath): \(error)", usage: usage)
+        }
     }
 }
 

@@ -8,21 +8,28 @@
 // `ok` dismisses an alert, `quit` ends (saving). After each command the screens are rendered
 // from the state.
 
+import ExampleSupport
 import Foundation
 import Resin
 import ShoppingListFeature
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scriptPath: String?
+var recordPath: String?
+var replayPath: String?
 var dataDirectory = URL(fileURLWithPath: ".shopping-list")
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
     case "--script" where !arguments.isEmpty: scriptPath = arguments.removeFirst()
+    case "--record" where !arguments.isEmpty: recordPath = arguments.removeFirst()
+    case "--replay" where !arguments.isEmpty: replayPath = arguments.removeFirst()
     case "--data" where !arguments.isEmpty: dataDirectory = URL(fileURLWithPath: arguments.removeFirst())
     default:
         FileHandle.standardError.write(
-            Data("error: unknown argument '\(argument)'; usage: shopping-list [--script FILE] [--data DIR]\n".utf8))
+            Data(
+                "error: unknown argument '\(argument)'; usage: shopping-list [--script FILE] [--data DIR] [--record FILE] [--replay FILE]\n"
+                    .utf8))
         exit(2)
     }
 }
@@ -41,9 +48,16 @@ let store = Store(initialState: ShoppingState())
 store.unhandledErrorHandler = { error in print("! \(error)") }
 let app = registerShoppingList(on: store, dataDirectory: dataDirectory)
 
+// `--record FILE` saves the commands on a tape; `--replay FILE` runs a saved tape's commands.
+let tape = CommandTape(
+    record: recordPath, replay: replayPath,
+    usage: "usage: shopping-list [--script FILE] [--data DIR] [--record FILE] [--replay FILE]")
+if let replayed = tape.replayedLines { input = replayed }
+
 @MainActor func nextLine() -> String? {
-    if input != nil { return input!.isEmpty ? nil : input!.removeFirst() }
-    return readLine()
+    let line = input != nil ? (input!.isEmpty ? nil : input!.removeFirst()) : readLine()
+    if let line { tape.note(line) }
+    return line
 }
 
 /// Waits until no effect runs: each command's lookups and dismissals have come back.
