@@ -82,4 +82,95 @@ struct NodeMemoryTests {
         }
         #expect(weakGraph == nil)
     }
+
+    /// A map's transform is held type-erased by its node and handed back to code made where
+    /// `map` was called. Called from generic code that is not specialized, with values that
+    /// are not trivial and are passed indirectly, each kind of map computes, recomputes and
+    /// throws as from specialized code.
+    @Test("maps made from unspecialized generic code compute, recompute and throw")
+    func mapsFromGenericCode() throws {
+        let graph = Graph()
+        let a = graph.input("a")
+        let b = graph.input(["b"])
+        let c = graph.input(3)
+        let one = genericMap(a) { $0 + "!" }
+        let two = genericMap2(a, b) { $0 + $1.joined() }
+        let three = genericMap3(a, b, c) { first, second, count in
+            if count < 0 { throw MapFailure() }
+            return String(repeating: first, count: count) + second.joined()
+        }
+        var seen: [String] = []
+        let connection = three.observe { seen.append($0) }
+        #expect(one.value == "a!")
+        #expect(two.value == "ab")
+        #expect(seen == ["aaab"])
+        graph.batch {
+            a.write("x")
+            b.write(["y", "z"])
+        }
+        #expect(one.value == "x!")
+        #expect(two.value == "xyz")
+        #expect(seen == ["aaab", "xxxyz"])
+        c.write(-1)
+        #expect(throws: MapFailure.self) { try three.get() }
+        c.write(1)
+        #expect(try three.get() == "xyz")
+        connection.disconnect()
+    }
+
+    /// What a transform captures is released when its node is freed: for each kind of map,
+    /// and for a chain of maps each capturing the node before it (released by the graph's
+    /// loop, not by recursion).
+    @Test("what a map's transform captures is released with its node")
+    func capturesReleased() {
+        weak var weakGraph: Graph?
+        weak var weakCaptured: Captured?
+        do {
+            let graph = Graph()
+            weakGraph = graph
+            let captured = Captured()
+            weakCaptured = captured
+            let input = graph.input(1)
+            let one = input.map { $0 + captured.offset }
+            let two = map2(input, one) { $0 + $1 + captured.offset }
+            let three = map3(input, one, two) { $0 + $1 + $2 + captured.offset }
+            var chain: I<Int> = three
+            for _ in 0..<10_000 {
+                let previous = chain
+                chain = previous.map { $0 + (previous.isInvalid ? 0 : 1) }
+            }
+            let connection = chain.observe { _ in }
+            input.write(2)
+            #expect(one.value == 12)
+            #expect(two.value == 2 + 12 + 10)
+            #expect(three.value == 2 + 12 + 24 + 10)
+            #expect(chain.value == three.value + 10_000)
+            connection.disconnect()
+        }
+        #expect(weakCaptured == nil)
+        #expect(weakGraph == nil)
+    }
+}
+
+private struct MapFailure: Error {}
+
+private final class Captured {
+    let offset = 10
+}
+
+@inline(never)
+private func genericMap<A, Output>(_ a: I<A>, _ transform: @escaping (A) -> Output) -> I<Output> {
+    a.map(transform)
+}
+
+@inline(never)
+private func genericMap2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) -> Output) -> I<Output> {
+    map2(a, b, transform)
+}
+
+@inline(never)
+private func genericMap3<A, B, C, Output>(
+    _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
+) -> I<Output> {
+    map3(a, b, c, transform)
 }

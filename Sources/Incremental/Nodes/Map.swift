@@ -8,9 +8,11 @@ extension I {
     /// applied after the computation under way.
     @inlinable
     public func map<Output>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, equatable: false) { input, node in
+        MapNode(self, equatable: false, transform: ErasedTransform(Transform1(call: transform))) {
+            input, node, transform in
             try unsafeDowncast(node, to: I<Output>.self).store(
-                transform(input.assumingMemoryBound(to: Value.self).pointee))
+                transform.typed(as: Transform1<Value, Output>.self).call(
+                    input.assumingMemoryBound(to: Value.self).pointee))
         }
     }
 
@@ -21,9 +23,11 @@ extension I {
     /// `map` is called, so a recomputation calls no generic code.
     @inlinable
     public func map<Output: Equatable>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, equatable: true) { input, node in
+        MapNode(self, equatable: true, transform: ErasedTransform(Transform1(call: transform))) {
+            input, node, transform in
             try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
-                transform(input.assumingMemoryBound(to: Value.self).pointee))
+                transform.typed(as: Transform1<Value, Output>.self).call(
+                    input.assumingMemoryBound(to: Value.self).pointee))
         }
     }
 
@@ -46,9 +50,10 @@ extension I {
 /// `transform` does not run.
 @inlinable
 public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output) -> I<Output> {
-    Map2Node(a, b, equatable: false) { a, b, node in
+    Map2Node(a, b, equatable: false, transform: ErasedTransform(Transform2(call: transform))) { a, b, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).store(
-            transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+            transform.typed(as: Transform2<A, B, Output>.self).call(
+                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
     }
 }
 
@@ -58,9 +63,10 @@ public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, 
 public func map2<A, B, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output
 ) -> I<Output> {
-    Map2Node(a, b, equatable: true) { a, b, node in
+    Map2Node(a, b, equatable: true, transform: ErasedTransform(Transform2(call: transform))) { a, b, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
-            transform(a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+            transform.typed(as: Transform2<A, B, Output>.self).call(
+                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
     }
 }
 
@@ -69,9 +75,10 @@ public func map2<A, B, Output: Equatable>(
 public func map3<A, B, C, Output>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, equatable: false) { a, b, c, node in
+    Map3Node(a, b, c, equatable: false, transform: ErasedTransform(Transform3(call: transform))) {
+        a, b, c, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).store(
-            transform(
+            transform.typed(as: Transform3<A, B, C, Output>.self).call(
                 a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
                 c.assumingMemoryBound(to: C.self).pointee))
     }
@@ -83,9 +90,10 @@ public func map3<A, B, C, Output>(
 public func map3<A, B, C, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, equatable: true) { a, b, c, node in
+    Map3Node(a, b, c, equatable: true, transform: ErasedTransform(Transform3(call: transform))) {
+        a, b, c, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
-            transform(
+            transform.typed(as: Transform3<A, B, C, Output>.self).call(
                 a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
                 c.assumingMemoryBound(to: C.self).pointee))
     }
@@ -176,31 +184,119 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
 // inlinable), so specialized for the concrete types, that reads the inputs' values at their
 // addresses, runs the transform and stores the result with the node's cutoff. The node
 // itself is generic only in its value, and its recomputation calls no generic code.
+//
+// The kernel captures nothing: the node holds the transform, type-erased
+// (``ErasedTransform``), and hands it to the kernel, which knows its type. Specialized, the
+// kernel then has no context, and a node costs no allocation for it: capturing the
+// transform instead cost one allocation and about six reference counts per node.
+
+/// A transform held by a node that does not know its type.
+///
+/// A closure is two words, its function and its context, whatever its type; wrapped in a
+/// struct (``Transform1`` and its siblings), a closure of a generic type is stored with the
+/// same abstraction wherever the struct is made, so reinterpreting the struct as this one
+/// and back is the identity on those words. Only the kernel made in the same `map` call,
+/// with the same types, reinterprets it back (``typed(as:)``).
+@usableFromInline
+struct ErasedTransform {
+    private let body: () -> Void
+
+    /// `typed` erased; `Typed` is one of the ``Transform1`` family.
+    @inlinable @inline(__always)
+    init<Typed>(_ typed: Typed) {
+        self = unsafeBitCast(typed, to: ErasedTransform.self)
+    }
+
+    /// A transform that captures nothing and is never called, left in a freed node's place.
+    static var none: ErasedTransform { ErasedTransform(body: {}) }
+
+    private init(body: @escaping () -> Void) {
+        self.body = body
+    }
+
+    /// The transform as its own type, which must be the one it was erased from.
+    @inlinable @inline(__always)
+    func typed<Typed>(as _: Typed.Type) -> Typed {
+        unsafeBitCast(self, to: Typed.self)
+    }
+
+    /// Whether the closure has a context: one that captures nothing has none, and releasing
+    /// it frees nothing.
+    var hasContext: Bool {
+        unsafeBitCast(self, to: (UInt, UInt).self).1 != 0
+    }
+}
+
+/// A one-argument transform, wrapped for ``ErasedTransform``.
+@usableFromInline
+struct Transform1<A, Output> {
+    @usableFromInline let call: (A) throws -> Output
+
+    @inlinable
+    init(call: @escaping (A) throws -> Output) {
+        self.call = call
+    }
+}
+
+/// A two-argument transform, wrapped for ``ErasedTransform``.
+@usableFromInline
+struct Transform2<A, B, Output> {
+    @usableFromInline let call: (A, B) throws -> Output
+
+    @inlinable
+    init(call: @escaping (A, B) throws -> Output) {
+        self.call = call
+    }
+}
+
+/// A three-argument transform, wrapped for ``ErasedTransform``.
+@usableFromInline
+struct Transform3<A, B, C, Output> {
+    @usableFromInline let call: (A, B, C) throws -> Output
+
+    @inlinable
+    init(call: @escaping (A, B, C) throws -> Output) {
+        self.call = call
+    }
+}
+
+extension Graph {
+    /// Hands a freed map node's transform to the graph, to release after the node (see
+    /// ``releaseAfterDeinit(_:)``); a transform without a context needs nothing.
+    func releaseAfterDeinit(transform: ErasedTransform) {
+        if transform.hasContext { releaseAfterDeinit(transform as Any) }
+    }
+}
 
 /// A value derived from one other.
 @usableFromInline
 final class MapNode<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode) throws -> Bool
-    private var kernel: Kernel
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode, ErasedTransform) throws -> Bool
+    private let kernel: Kernel
+    private var transform: ErasedTransform
 
     @usableFromInline
-    init(_ input: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
+    init(
+        _ input: borrowing IncrementalNode, equatable: Bool, transform: ErasedTransform, kernel: @escaping Kernel
+    ) {
         self.kernel = kernel
+        self.transform = transform
         super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: equatable ? nil : .default, edgeCapacity: 1)
         appendEdge(to: input)
     }
 
     deinit {
-        // The graph releases the closure after this node, without recursing (see `Graph`'s
-        // `releaseAfterDeinit`); the closure left in its place captures nothing.
-        graph.releaseAfterDeinit(kernel)
-        kernel = { _, _ in false }
+        // The graph releases the transform after this node, without recursing (see `Graph`'s
+        // `releaseAfterDeinit`); the one left in its place captures nothing. The kernel
+        // captures no node.
+        graph.releaseAfterDeinit(transform: transform)
+        transform = .none
     }
 
     override func recompute() -> Step {
         guard let input = readEdge(0) else { return fail(edgeFailure(0)) }
         do {
-            return try kernel(input, self) ? .changed : .unchanged
+            return try kernel(input, self, transform) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
@@ -210,20 +306,26 @@ final class MapNode<Value>: I<Value> {
 /// A value derived from two others.
 @usableFromInline
 final class Map2Node<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, UnsafeRawPointer, IncrementalNode) throws -> Bool
-    private var kernel: Kernel
+    @usableFromInline typealias Kernel = (
+        UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, ErasedTransform
+    ) throws -> Bool
+    private let kernel: Kernel
+    private var transform: ErasedTransform
 
     deinit {
-        // The graph releases the closure after this node, without recursing (see `Graph`'s
-        // `releaseAfterDeinit`); the closure left in its place captures nothing.
-        graph.releaseAfterDeinit(kernel)
-        kernel = { _, _, _ in false }
+        // As `MapNode`'s.
+        graph.releaseAfterDeinit(transform: transform)
+        transform = .none
     }
 
     @usableFromInline
-    init(_ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, equatable: Bool, kernel: @escaping Kernel) {
+    init(
+        _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, equatable: Bool,
+        transform: ErasedTransform, kernel: @escaping Kernel
+    ) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
         self.kernel = kernel
+        self.transform = transform
         super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 2)
         appendEdge(to: a)
         appendEdge(to: b)
@@ -234,7 +336,7 @@ final class Map2Node<Value>: I<Value> {
         let b = readEdge(1)
         guard let a, let b else { return fail(edgeFailure(a == nil ? 0 : 1)) }
         do {
-            return try kernel(a, b, self) ? .changed : .unchanged
+            return try kernel(a, b, self, transform) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
@@ -245,26 +347,26 @@ final class Map2Node<Value>: I<Value> {
 @usableFromInline
 final class Map3Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
-        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, IncrementalNode
+        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, ErasedTransform
     ) throws -> Bool
-    private var kernel: Kernel
+    private let kernel: Kernel
+    private var transform: ErasedTransform
 
     deinit {
-        // The graph releases the closure after this node, without recursing (see `Graph`'s
-        // `releaseAfterDeinit`); the closure left in its place captures nothing.
-        graph.releaseAfterDeinit(kernel)
-        kernel = { _, _, _, _ in false }
+        // As `MapNode`'s.
+        graph.releaseAfterDeinit(transform: transform)
+        transform = .none
     }
 
     @usableFromInline
     init(
         _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, _ c: borrowing IncrementalNode,
-        equatable: Bool,
-        kernel: @escaping Kernel
+        equatable: Bool, transform: ErasedTransform, kernel: @escaping Kernel
     ) {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
         self.kernel = kernel
+        self.transform = transform
         super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 3)
         appendEdge(to: a)
         appendEdge(to: b)
@@ -277,7 +379,7 @@ final class Map3Node<Value>: I<Value> {
         let c = readEdge(2)
         guard let a, let b, let c else { return fail(edgeFailure(a == nil ? 0 : b == nil ? 1 : 2)) }
         do {
-            return try kernel(a, b, c, self) ? .changed : .unchanged
+            return try kernel(a, b, c, self, transform) ? .changed : .unchanged
         } catch {
             return fail(error)
         }
