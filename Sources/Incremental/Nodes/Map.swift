@@ -11,8 +11,10 @@ extension I {
         MapNode(self, equatable: false, transform: ErasedTransform(Transform1(call: transform))) {
             input, node, transform in
             try unsafeDowncast(node, to: I<Output>.self).store(
-                transform.typed(as: Transform1<Value, Output>.self).call(
-                    input.assumingMemoryBound(to: Value.self).pointee))
+                transform.withTyped(Transform1<Value, Output>.self) {
+                    try $0.call(
+                        input.assumingMemoryBound(to: Value.self).pointee)
+                })
         }
     }
 
@@ -26,8 +28,10 @@ extension I {
         MapNode(self, equatable: true, transform: ErasedTransform(Transform1(call: transform))) {
             input, node, transform in
             try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
-                transform.typed(as: Transform1<Value, Output>.self).call(
-                    input.assumingMemoryBound(to: Value.self).pointee))
+                transform.withTyped(Transform1<Value, Output>.self) {
+                    try $0.call(
+                        input.assumingMemoryBound(to: Value.self).pointee)
+                })
         }
     }
 
@@ -52,8 +56,10 @@ extension I {
 public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output) -> I<Output> {
     Map2Node(a, b, equatable: false, transform: ErasedTransform(Transform2(call: transform))) { a, b, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).store(
-            transform.typed(as: Transform2<A, B, Output>.self).call(
-                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+            transform.withTyped(Transform2<A, B, Output>.self) {
+                try $0.call(
+                    a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee)
+            })
     }
 }
 
@@ -65,8 +71,10 @@ public func map2<A, B, Output: Equatable>(
 ) -> I<Output> {
     Map2Node(a, b, equatable: true, transform: ErasedTransform(Transform2(call: transform))) { a, b, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
-            transform.typed(as: Transform2<A, B, Output>.self).call(
-                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee))
+            transform.withTyped(Transform2<A, B, Output>.self) {
+                try $0.call(
+                    a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee)
+            })
     }
 }
 
@@ -78,9 +86,11 @@ public func map3<A, B, C, Output>(
     Map3Node(a, b, c, equatable: false, transform: ErasedTransform(Transform3(call: transform))) {
         a, b, c, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).store(
-            transform.typed(as: Transform3<A, B, C, Output>.self).call(
-                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
-                c.assumingMemoryBound(to: C.self).pointee))
+            transform.withTyped(Transform3<A, B, C, Output>.self) {
+                try $0.call(
+                    a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
+                    c.assumingMemoryBound(to: C.self).pointee)
+            })
     }
 }
 
@@ -93,9 +103,11 @@ public func map3<A, B, C, Output: Equatable>(
     Map3Node(a, b, c, equatable: true, transform: ErasedTransform(Transform3(call: transform))) {
         a, b, c, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
-            transform.typed(as: Transform3<A, B, C, Output>.self).call(
-                a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
-                c.assumingMemoryBound(to: C.self).pointee))
+            transform.withTyped(Transform3<A, B, C, Output>.self) {
+                try $0.call(
+                    a.assumingMemoryBound(to: A.self).pointee, b.assumingMemoryBound(to: B.self).pointee,
+                    c.assumingMemoryBound(to: C.self).pointee)
+            })
     }
 }
 
@@ -214,12 +226,6 @@ struct ErasedTransform {
         self.body = body
     }
 
-    /// The transform as its own type, which must be the one it was erased from.
-    @inlinable @inline(__always)
-    func typed<Typed>(as _: Typed.Type) -> Typed {
-        unsafeBitCast(self, to: Typed.self)
-    }
-
     /// Whether the closure has a context: one that captures nothing has none, and releasing
     /// it frees nothing.
     var hasContext: Bool {
@@ -260,6 +266,16 @@ struct Transform3<A, B, C, Output> {
     }
 }
 
+extension UnsafeMutablePointer where Pointee == ErasedTransform {
+    /// Calls `body` with the transform stored here as its own type, which must be the one it
+    /// was erased from, in place: `inout`, so that calling it copies nothing and retains
+    /// nothing (its node writes the transform only when it is made and when it is freed).
+    @inlinable @inline(__always)
+    func withTyped<Typed, Result>(_: Typed.Type, _ body: (inout Typed) throws -> Result) rethrows -> Result {
+        try withMemoryRebound(to: Typed.self, capacity: 1) { try body(&$0.pointee) }
+    }
+}
+
 extension Graph {
     /// Hands a freed map node's transform to the graph, to release after the node (see
     /// ``releaseAfterDeinit(_:)``); a transform without a context needs nothing.
@@ -271,9 +287,10 @@ extension Graph {
 /// A value derived from one other.
 @usableFromInline
 final class MapNode<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode, ErasedTransform) throws -> Bool
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode, UnsafeMutablePointer<ErasedTransform>)
+        throws -> Bool
     private let kernel: Kernel
-    private var transform: ErasedTransform
+    @exclusivity(unchecked) private var transform: ErasedTransform
 
     @usableFromInline
     init(
@@ -296,7 +313,7 @@ final class MapNode<Value>: I<Value> {
     override func recompute() -> Step {
         guard let input = readEdge(0) else { return fail(edgeFailure(0)) }
         do {
-            return try kernel(input, self, transform) ? .changed : .unchanged
+            return try withUnsafeMutablePointer(to: &transform) { try kernel(input, self, $0) } ? .changed : .unchanged
         } catch {
             return fail(error)
         }
@@ -307,10 +324,10 @@ final class MapNode<Value>: I<Value> {
 @usableFromInline
 final class Map2Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
-        UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, ErasedTransform
+        UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, UnsafeMutablePointer<ErasedTransform>
     ) throws -> Bool
     private let kernel: Kernel
-    private var transform: ErasedTransform
+    @exclusivity(unchecked) private var transform: ErasedTransform
 
     deinit {
         // As `MapNode`'s.
@@ -336,7 +353,7 @@ final class Map2Node<Value>: I<Value> {
         let b = readEdge(1)
         guard let a, let b else { return fail(edgeFailure(a == nil ? 0 : 1)) }
         do {
-            return try kernel(a, b, self, transform) ? .changed : .unchanged
+            return try withUnsafeMutablePointer(to: &transform) { try kernel(a, b, self, $0) } ? .changed : .unchanged
         } catch {
             return fail(error)
         }
@@ -347,10 +364,11 @@ final class Map2Node<Value>: I<Value> {
 @usableFromInline
 final class Map3Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
-        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, ErasedTransform
+        UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, IncrementalNode,
+        UnsafeMutablePointer<ErasedTransform>
     ) throws -> Bool
     private let kernel: Kernel
-    private var transform: ErasedTransform
+    @exclusivity(unchecked) private var transform: ErasedTransform
 
     deinit {
         // As `MapNode`'s.
@@ -379,7 +397,8 @@ final class Map3Node<Value>: I<Value> {
         let c = readEdge(2)
         guard let a, let b, let c else { return fail(edgeFailure(a == nil ? 0 : b == nil ? 1 : 2)) }
         do {
-            return try kernel(a, b, c, self, transform) ? .changed : .unchanged
+            return try withUnsafeMutablePointer(to: &transform) { try kernel(a, b, c, self, $0) }
+                ? .changed : .unchanged
         } catch {
             return fail(error)
         }
