@@ -228,6 +228,7 @@ struct ErasedTransform {
 
     /// Whether the closure has a context: one that captures nothing has none, and releasing
     /// it frees nothing.
+    @inline(__always)
     var hasContext: Bool {
         unsafeBitCast(self, to: (UInt, UInt).self).1 != 0
     }
@@ -276,11 +277,16 @@ extension UnsafeMutablePointer where Pointee == ErasedTransform {
     }
 }
 
-extension Graph {
-    /// Hands a freed map node's transform to the graph, to release after the node (see
-    /// ``releaseAfterDeinit(_:)``); a transform without a context needs nothing.
-    func releaseAfterDeinit(transform: ErasedTransform) {
-        if transform.hasContext { releaseAfterDeinit(transform as Any) }
+extension IncrementalNode {
+    /// From a freed map node's deinit: hands its transform to the graph, to release after the
+    /// node without recursing (see `Graph`'s `releaseAfterDeinit`), and leaves one that
+    /// captures nothing in its place. A transform without a context needs neither, and the
+    /// graph is not touched (a deinit that reads it retains it).
+    @inline(__always)
+    final func releaseAfterDeinit(_ transform: inout ErasedTransform) {
+        guard transform.hasContext else { return }
+        graph.releaseAfterDeinit(transform as Any)
+        transform = .none
     }
 }
 
@@ -303,11 +309,8 @@ final class MapNode<Value>: I<Value> {
     }
 
     deinit {
-        // The graph releases the transform after this node, without recursing (see `Graph`'s
-        // `releaseAfterDeinit`); the one left in its place captures nothing. The kernel
-        // captures no node.
-        graph.releaseAfterDeinit(transform: transform)
-        transform = .none
+        // The kernel captures no node; the transform may.
+        releaseAfterDeinit(&transform)
     }
 
     override func recompute() -> Step {
@@ -330,9 +333,7 @@ final class Map2Node<Value>: I<Value> {
     @exclusivity(unchecked) private var transform: ErasedTransform
 
     deinit {
-        // As `MapNode`'s.
-        graph.releaseAfterDeinit(transform: transform)
-        transform = .none
+        releaseAfterDeinit(&transform)
     }
 
     @usableFromInline
@@ -371,9 +372,7 @@ final class Map3Node<Value>: I<Value> {
     @exclusivity(unchecked) private var transform: ErasedTransform
 
     deinit {
-        // As `MapNode`'s.
-        graph.releaseAfterDeinit(transform: transform)
-        transform = .none
+        releaseAfterDeinit(&transform)
     }
 
     @usableFromInline
