@@ -5,7 +5,8 @@ import ReactiveCore
 /// p3 = prev.p2 + prev.p4, p4 = prev.p3, with an effect on every node. One iteration builds
 /// the graph, reads the last layer, writes (4, 3, 2, 1) in one batch and reads again.
 ///
-/// Incremental, Observation (memoized derived values) and the baseline run it. OpenCombine's
+/// Incremental, Observation (memoized derived values) and the baseline run it, and so do the
+/// objects alone (`objectsCellx`): what Incremental's API shape costs before any engine. OpenCombine's
 /// `combineLatest` emits once per path from a source, and the number of paths grows
 /// exponentially with depth; Glue's derived values are recomputed on every read, which is
 /// exponential too.
@@ -28,6 +29,9 @@ enum CellxCases {
                 },
                 BenchmarkCase("cellx/\(layers)", "Baseline", iteration: text, events: 4 * layers) {
                     ClosureRunner { try baselineCellx(layers) }
+                },
+                BenchmarkCase("cellx/\(layers)", "Objects", iteration: text, events: 4 * layers) {
+                    ClosureRunner { try objectsCellx(layers) }
                 },
             ]
         }
@@ -94,6 +98,81 @@ func observationCellx(_ layers: Int) throws {
     }
     try CellxCases.checkLayer("Observation", layers, previous.map { $0() }, after: true)
     try check(effectRuns >= 4 * layers, "Observation cellx: \(effectRuns) effect runs")
+}
+
+/// The objects that an API of Incremental's shape makes, and nothing else: a node object per
+/// value (holding its graph and the nodes it reads, and computing its value from them) and a
+/// connection object per observer (holding its node), built, computed, written and released
+/// as the Incremental iteration does. No propagation, no cutoff, no observer closures: a
+/// floor under any engine whose values are objects its users hold and whose `observe`
+/// returns a connection.
+func objectsCellx(_ layers: Int) throws {
+    let graph = ObjectGraph()
+    let sources = (1...4).map { ObjectNode(graph: graph, value: $0) }
+    var previous = sources
+    var nodes: [ObjectNode] = []
+    nodes.reserveCapacity(4 * layers)
+    var connections: [ObjectConnection] = []
+    connections.reserveCapacity(4 * layers)
+    var effects = 0
+    for _ in 0..<layers {
+        let (p1, p2, p3, p4) = (previous[0], previous[1], previous[2], previous[3])
+        let layer = [
+            ObjectNode(graph: graph, kind: .copy, p2, nil),
+            ObjectNode(graph: graph, kind: .difference, p1, p3),
+            ObjectNode(graph: graph, kind: .sum, p2, p4),
+            ObjectNode(graph: graph, kind: .copy, p3, nil),
+        ]
+        for node in layer {
+            _ = node.compute()
+            effects += 1
+            connections.append(ObjectConnection(node))
+            nodes.append(node)
+        }
+        previous = layer
+    }
+    try CellxCases.checkLayer("objects", layers, previous.map(\.value), after: false)
+    for (source, value) in zip(sources, [4, 3, 2, 1]) { source.value = value }
+    for node in nodes where node.compute() { effects += 1 }
+    try CellxCases.checkLayer("objects", layers, previous.map(\.value), after: true)
+    try check(effects >= 4 * layers, "objects cellx: \(effects) effect runs")
+    for connection in connections { connection.node = nil }
+}
+
+final class ObjectGraph {}
+
+final class ObjectNode {
+    enum Kind { case source, copy, difference, sum }
+    let graph: ObjectGraph
+    let kind: Kind
+    let a: ObjectNode?
+    let b: ObjectNode?
+    var value = 0
+
+    init(graph: ObjectGraph, value: Int) {
+        (self.graph, kind, a, b, self.value) = (graph, .source, nil, nil, value)
+    }
+
+    init(graph: ObjectGraph, kind: Kind, _ a: ObjectNode, _ b: ObjectNode?) {
+        (self.graph, self.kind, self.a, self.b) = (graph, kind, a, b)
+    }
+
+    /// Recomputes from the inputs (computed before it); whether the value changed.
+    func compute() -> Bool {
+        let old = value
+        switch kind {
+        case .source: return false
+        case .copy: value = a!.value
+        case .difference: value = a!.value - b!.value
+        case .sum: value = a!.value + b!.value
+        }
+        return value != old
+    }
+}
+
+final class ObjectConnection {
+    var node: ObjectNode?
+    init(_ node: ObjectNode) { self.node = node }
 }
 
 /// The limit: arrays of the four values per layer, recomputed in one pass, effects as calls.

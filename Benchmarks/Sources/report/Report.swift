@@ -321,6 +321,11 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     // MARK: cellx and the sum
     line("## cellx and Jane Street's sum")
     line()
+    line("\"The objects alone\" is cellx with a node object per value (holding its graph and its inputs) and a")
+    line("connection object per observer (holding its node), made, computed and released as Incremental's")
+    line("iteration does, and no engine (`objectsCellx` in `Cellx.swift`): the floor under any API whose values")
+    line("are objects its users hold and whose `observe` returns a connection.")
+    line()
     line("| scenario | implementation | µs per iteration | against |")
     line("| --- | --- | ---: | --- |")
     for layers in [1_000, 2_500, 5_000] {
@@ -328,8 +333,9 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         let incremental = result(scenario, "Incremental")?.microseconds
         let observation = result(scenario, "Observation")?.microseconds
         let baseline = result(scenario, "Baseline")?.microseconds
+        let objects = result(scenario, "Objects")?.microseconds
         line(
-            "| \(scenario) | Incremental | \(incremental.map(format) ?? "–") | baseline \(baseline.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, baseline))) of it); Observation \(observation.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, observation))) of it) |"
+            "| \(scenario) | Incremental | \(incremental.map(format) ?? "–") | baseline \(baseline.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, baseline))) of it); Observation \(observation.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, observation))) of it); the objects alone \(objects.map(format) ?? "–") µs, \(formatRatio(ratio(objects, baseline))) the baseline |"
         )
     }
     let cellxSmall = result("cellx/1000", "Incremental")?.microseconds
