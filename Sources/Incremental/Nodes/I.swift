@@ -242,7 +242,7 @@ public class I<Value>: IncrementalNode {
     public final func observe(_ sink: @escaping (Value) -> Void) -> Connection {
         // Inlinable: the sink's wrapper is then made for the concrete value type where
         // `observe` is called, rather than looked up at run time on every call.
-        let record = makeObserver(receivesResults: false, sinkType: Sink<Value>.self)
+        let record = makeObserver(receivesResults: false)
         valueSink(of: record).initialize(to: Sink(call: sink))
         return addObserver(record)
     }
@@ -262,20 +262,20 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     public final func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
-        let record = makeObserver(receivesResults: true, sinkType: Sink<Result<Value, any Error>>.self)
+        let record = makeObserver(receivesResults: true)
         resultSink(of: record).initialize(to: Sink(call: sink))
         return addObserver(record)
     }
 
     /// A new record from the graph's arena; its sink is for the caller to store.
     @usableFromInline
-    final func makeObserver(receivesResults: Bool, sinkType: any Any.Type) -> UnsafeMutablePointer<ObserverRecord> {
+    final func makeObserver(receivesResults: Bool) -> UnsafeMutablePointer<ObserverRecord> {
         precondition(
             graph.recomputeDepth == 0,
             "Incremental: observe was called while the graph was recomputing (from inside a map or flatMap closure)")
         let memory = graph.allocateBlock(size: ObserverRecord.size, sizeClass: ObserverRecord.sizeClass)
         let record = memory.bindMemory(to: ObserverRecord.self, capacity: 1)
-        record.initialize(to: ObserverRecord(receivesResults: receivesResults, sinkType: sinkType))
+        record.initialize(to: ObserverRecord(receivesResults: receivesResults))
         return record
     }
 
@@ -298,9 +298,9 @@ public class I<Value>: IncrementalNode {
 
     /// Releases the record's sink and gives its memory back to the arena.
     private func free(_ record: UnsafeMutablePointer<ObserverRecord>) {
-        // The sink's type as recorded where `observe` was called: looking it up here would
-        // cost more than the rest of an observer's removal.
-        destroySink(at: record.sinkAddress, as: record.pointee.sinkType)
+        // Destroyed without its type (looking it up here would cost more than the rest of an
+        // observer's removal): every sink is a ``Sink``, one closure (see ``ErasedClosure``).
+        record.sinkAddress.withMemoryRebound(to: ErasedClosure.self, capacity: 1) { _ = $0.move() }
         _ = record.move()
         graph.deallocateBlock(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
     }
@@ -468,11 +468,6 @@ public class I<Value>: IncrementalNode {
 @inline(__always)
 private func callSink<Argument>(_ sink: inout Sink<Argument>, with argument: Argument) {
     sink.call(argument)
-}
-
-/// Destroys the sink of type `type` stored at `address`.
-private func destroySink<Stored>(at address: UnsafeMutableRawPointer, as type: Stored.Type) {
-    address.assumingMemoryBound(to: Stored.self).deinitialize(count: 1)
 }
 
 extension I: ConnectionSource {

@@ -8,7 +8,7 @@ extension I {
     /// applied after the computation under way.
     @inlinable
     public func map<Output>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, equatable: false, transform: ErasedTransform(Transform1(call: transform))) {
+        MapNode(self, equatable: false, transform: ErasedClosure(Transform1(call: transform))) {
             input, node, transform in
             try unsafeDowncast(node, to: I<Output>.self).store(
                 transform.withTyped(Transform1<Value, Output>.self) {
@@ -25,7 +25,7 @@ extension I {
     /// `map` is called, so a recomputation calls no generic code.
     @inlinable
     public func map<Output: Equatable>(_ transform: @escaping (Value) throws -> Output) -> I<Output> {
-        MapNode(self, equatable: true, transform: ErasedTransform(Transform1(call: transform))) {
+        MapNode(self, equatable: true, transform: ErasedClosure(Transform1(call: transform))) {
             input, node, transform in
             try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
                 transform.withTyped(Transform1<Value, Output>.self) {
@@ -54,7 +54,7 @@ extension I {
 /// `transform` does not run.
 @inlinable
 public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output) -> I<Output> {
-    Map2Node(a, b, equatable: false, transform: ErasedTransform(Transform2(call: transform))) { a, b, node, transform in
+    Map2Node(a, b, equatable: false, transform: ErasedClosure(Transform2(call: transform))) { a, b, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).store(
             transform.withTyped(Transform2<A, B, Output>.self) {
                 try $0.call(
@@ -69,7 +69,7 @@ public func map2<A, B, Output>(_ a: I<A>, _ b: I<B>, _ transform: @escaping (A, 
 public func map2<A, B, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ transform: @escaping (A, B) throws -> Output
 ) -> I<Output> {
-    Map2Node(a, b, equatable: true, transform: ErasedTransform(Transform2(call: transform))) { a, b, node, transform in
+    Map2Node(a, b, equatable: true, transform: ErasedClosure(Transform2(call: transform))) { a, b, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
             transform.withTyped(Transform2<A, B, Output>.self) {
                 try $0.call(
@@ -83,7 +83,7 @@ public func map2<A, B, Output: Equatable>(
 public func map3<A, B, C, Output>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, equatable: false, transform: ErasedTransform(Transform3(call: transform))) {
+    Map3Node(a, b, c, equatable: false, transform: ErasedClosure(Transform3(call: transform))) {
         a, b, c, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).store(
             transform.withTyped(Transform3<A, B, C, Output>.self) {
@@ -100,7 +100,7 @@ public func map3<A, B, C, Output>(
 public func map3<A, B, C, Output: Equatable>(
     _ a: I<A>, _ b: I<B>, _ c: I<C>, _ transform: @escaping (A, B, C) throws -> Output
 ) -> I<Output> {
-    Map3Node(a, b, c, equatable: true, transform: ErasedTransform(Transform3(call: transform))) {
+    Map3Node(a, b, c, equatable: true, transform: ErasedClosure(Transform3(call: transform))) {
         a, b, c, node, transform in
         try unsafeDowncast(node, to: I<Output>.self).storeEquatable(
             transform.withTyped(Transform3<A, B, C, Output>.self) {
@@ -198,29 +198,32 @@ public func ifThenElse<Value>(_ condition: I<Bool>, then: I<Value>, else otherwi
 // itself is generic only in its value, and its recomputation calls no generic code.
 //
 // The kernel captures nothing: the node holds the transform, type-erased
-// (``ErasedTransform``), and hands it to the kernel, which knows its type. Specialized, the
+// (``ErasedClosure``), and hands it to the kernel, which knows its type. Specialized, the
 // kernel then has no context, and a node costs no allocation for it: capturing the
 // transform instead cost one allocation and about six reference counts per node.
 
-/// A transform held by a node that does not know its type.
+/// A closure held by code that does not know its type: a map node's transform, or an
+/// observer's sink when its record is freed.
 ///
 /// A closure is two words, its function and its context, whatever its type; wrapped in a
-/// struct (``Transform1`` and its siblings), a closure of a generic type is stored with the
-/// same abstraction wherever the struct is made, so reinterpreting the struct as this one
-/// and back is the identity on those words. Only the kernel made in the same `map` call,
-/// with the same types, reinterprets it back (``typed(as:)``).
+/// struct with one field (``Transform1`` and its siblings, ``Sink``), a closure of a generic
+/// type is stored with the same abstraction wherever the struct is made, so reinterpreting
+/// the struct as this one and back is the identity on those words. Only code made with the
+/// same types as the struct's maker calls it (the kernel made in the same `map` call, through
+/// `withTyped`); as this type it is only moved, checked for a context and destroyed, which
+/// releases the context whatever the closure's type.
 @usableFromInline
-struct ErasedTransform {
+struct ErasedClosure {
     private let body: () -> Void
 
     /// `typed` erased; `Typed` is one of the ``Transform1`` family.
     @inlinable @inline(__always)
     init<Typed>(_ typed: Typed) {
-        self = unsafeBitCast(typed, to: ErasedTransform.self)
+        self = unsafeBitCast(typed, to: ErasedClosure.self)
     }
 
     /// A transform that captures nothing and is never called, left in a freed node's place.
-    static var none: ErasedTransform { ErasedTransform(body: {}) }
+    static var none: ErasedClosure { ErasedClosure(body: {}) }
 
     private init(body: @escaping () -> Void) {
         self.body = body
@@ -234,7 +237,7 @@ struct ErasedTransform {
     }
 }
 
-/// A one-argument transform, wrapped for ``ErasedTransform``.
+/// A one-argument transform, wrapped for ``ErasedClosure``.
 @usableFromInline
 struct Transform1<A, Output> {
     @usableFromInline let call: (A) throws -> Output
@@ -245,7 +248,7 @@ struct Transform1<A, Output> {
     }
 }
 
-/// A two-argument transform, wrapped for ``ErasedTransform``.
+/// A two-argument transform, wrapped for ``ErasedClosure``.
 @usableFromInline
 struct Transform2<A, B, Output> {
     @usableFromInline let call: (A, B) throws -> Output
@@ -256,7 +259,7 @@ struct Transform2<A, B, Output> {
     }
 }
 
-/// A three-argument transform, wrapped for ``ErasedTransform``.
+/// A three-argument transform, wrapped for ``ErasedClosure``.
 @usableFromInline
 struct Transform3<A, B, C, Output> {
     @usableFromInline let call: (A, B, C) throws -> Output
@@ -267,7 +270,7 @@ struct Transform3<A, B, C, Output> {
     }
 }
 
-extension UnsafeMutablePointer where Pointee == ErasedTransform {
+extension UnsafeMutablePointer where Pointee == ErasedClosure {
     /// Calls `body` with the transform stored here as its own type, which must be the one it
     /// was erased from, in place: `inout`, so that calling it copies nothing and retains
     /// nothing (its node writes the transform only when it is made and when it is freed).
@@ -283,7 +286,7 @@ extension IncrementalNode {
     /// captures nothing in its place. A transform without a context needs neither, and the
     /// graph is not touched (a deinit that reads it retains it).
     @inline(__always)
-    final func releaseAfterDeinit(_ transform: inout ErasedTransform) {
+    final func releaseAfterDeinit(_ transform: inout ErasedClosure) {
         guard transform.hasContext else { return }
         graph.releaseAfterDeinit(transform as Any)
         transform = .none
@@ -293,14 +296,14 @@ extension IncrementalNode {
 /// A value derived from one other.
 @usableFromInline
 final class MapNode<Value>: I<Value> {
-    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode, UnsafeMutablePointer<ErasedTransform>)
+    @usableFromInline typealias Kernel = (UnsafeRawPointer, IncrementalNode, UnsafeMutablePointer<ErasedClosure>)
         throws -> Bool
     private let kernel: Kernel
-    @exclusivity(unchecked) private var transform: ErasedTransform
+    @exclusivity(unchecked) private var transform: ErasedClosure
 
     @usableFromInline
     init(
-        _ input: borrowing IncrementalNode, equatable: Bool, transform: ErasedTransform, kernel: @escaping Kernel
+        _ input: borrowing IncrementalNode, equatable: Bool, transform: ErasedClosure, kernel: @escaping Kernel
     ) {
         self.kernel = kernel
         self.transform = transform
@@ -327,10 +330,10 @@ final class MapNode<Value>: I<Value> {
 @usableFromInline
 final class Map2Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
-        UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, UnsafeMutablePointer<ErasedTransform>
+        UnsafeRawPointer, UnsafeRawPointer, IncrementalNode, UnsafeMutablePointer<ErasedClosure>
     ) throws -> Bool
     private let kernel: Kernel
-    @exclusivity(unchecked) private var transform: ErasedTransform
+    @exclusivity(unchecked) private var transform: ErasedClosure
 
     deinit {
         releaseAfterDeinit(&transform)
@@ -339,7 +342,7 @@ final class Map2Node<Value>: I<Value> {
     @usableFromInline
     init(
         _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, equatable: Bool,
-        transform: ErasedTransform, kernel: @escaping Kernel
+        transform: ErasedClosure, kernel: @escaping Kernel
     ) {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
         self.kernel = kernel
@@ -366,10 +369,10 @@ final class Map2Node<Value>: I<Value> {
 final class Map3Node<Value>: I<Value> {
     @usableFromInline typealias Kernel = (
         UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, IncrementalNode,
-        UnsafeMutablePointer<ErasedTransform>
+        UnsafeMutablePointer<ErasedClosure>
     ) throws -> Bool
     private let kernel: Kernel
-    @exclusivity(unchecked) private var transform: ErasedTransform
+    @exclusivity(unchecked) private var transform: ErasedClosure
 
     deinit {
         releaseAfterDeinit(&transform)
@@ -378,7 +381,7 @@ final class Map3Node<Value>: I<Value> {
     @usableFromInline
     init(
         _ a: borrowing IncrementalNode, _ b: borrowing IncrementalNode, _ c: borrowing IncrementalNode,
-        equatable: Bool, transform: ErasedTransform, kernel: @escaping Kernel
+        equatable: Bool, transform: ErasedClosure, kernel: @escaping Kernel
     ) {
         precondition(
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")

@@ -24,9 +24,6 @@ struct ObserverRecord {
     var isActive = true
     /// Whether the sink takes results (`observeResult`) rather than values (`observe`).
     let receivesResults: Bool
-    /// The type of the sink (a ``Sink``), named where the observer was made, where it is
-    /// known without a run-time lookup.
-    let sinkType: any Any.Type
 
     /// Where the sink is stored: after the record, 16-byte aligned.
     @inlinable static var sinkOffset: Int { (MemoryLayout<ObserverRecord>.stride + 15) & ~15 }
@@ -35,9 +32,8 @@ struct ObserverRecord {
     static var sizeClass: UInt8 { BlockArena.sizeClass(of: size) }
 
     @usableFromInline
-    init(receivesResults: Bool, sinkType: any Any.Type) {
+    init(receivesResults: Bool) {
         self.receivesResults = receivesResults
-        self.sinkType = sinkType
     }
 }
 
@@ -49,7 +45,8 @@ extension UnsafeMutablePointer where Pointee == ObserverRecord {
     }
 }
 
-/// An observer's closure, as stored after its record.
+/// An observer's closure, as stored after its record. One field, a closure, whatever
+/// `Argument` is: a freed record destroys it as an ``ErasedClosure``, without its type.
 @usableFromInline
 struct Sink<Argument> {
     @usableFromInline let call: (Argument) -> Void
