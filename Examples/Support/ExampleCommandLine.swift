@@ -76,9 +76,11 @@ public func runExampleCommands(options: ExampleOptions, help: String, handle: @e
 /// tape as JSON to the `--record` file. With a `--replay` file, ``replayedLines`` are its
 /// commands, in order, for the example to run as it runs a script: the same session again.
 ///
-/// Thread-safe: an example may read its commands on a thread of its own. (Unchecked: the
-/// channel's apply does nothing, and the recorder and the clock are thread-safe.)
+/// Thread-safe: an example may read its commands on a thread of its own. (Unchecked: ``note(_:)``
+/// and ``save()`` run under one lock, so the clock is advanced, the tape recorded and the file
+/// written by one caller at a time; the rest is set in the initializer and only read.)
 public final class CommandTape: @unchecked Sendable {
+    private let lock = NSLock()
     private let clock = TestScheduler()
     private let recorder: TapeRecorder
     private let channel: TapeChannel<String>
@@ -113,13 +115,20 @@ public final class CommandTape: @unchecked Sendable {
     /// Records `line` as the next command, and saves the tape (an example may end by
     /// exiting from anywhere).
     public func note(_ line: String) {
-        clock.advance(by: .seconds(1))
-        channel.send(line)
-        save()
+        lock.withLock {
+            clock.advance(by: .seconds(1))
+            channel.send(line)
+            write()
+        }
     }
 
     /// Writes the tape to the `--record` file, if one was given.
     public func save() {
+        lock.withLock { write() }
+    }
+
+    /// The body of ``save()``, with the lock held.
+    private func write() {
         guard let recordPath else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
