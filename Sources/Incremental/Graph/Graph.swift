@@ -113,6 +113,8 @@ public final class Graph {
     @exclusivity(unchecked) var isReleasing = false
     /// The nodes' ``IncrementalNode/debugName``s.
     @exclusivity(unchecked) var debugNames: [ObjectIdentifier: String] = [:]
+    /// The push plans of the nodes that have one (``IncrementalNode/pushPlan``).
+    @exclusivity(unchecked) var pushPlans: [ObjectIdentifier: PushPlan] = [:]
     /// The memory of the nodes' blocks; freed with the graph, which every node holds.
     @exclusivity(unchecked) var blocks = BlockArena()
     /// Counts observer deliveries, to tell a propagation that did work.
@@ -596,12 +598,13 @@ extension Graph {
 
     /// A node is being freed: no longer counted, and its name, if it had one, forgotten.
     @inline(__always)
-    func nodeFreed(_ node: IncrementalNode, named: Bool) {
+    func nodeFreed(_ node: IncrementalNode, named: Bool, planned: Bool) {
         nodeCount -= 1
         #if INCREMENTAL_INTERNAL_CHECKS
             _liveNodes[ObjectIdentifier(node)] = nil
         #endif
         if named { debugNames[ObjectIdentifier(node)] = nil }
+        if planned { pushPlans[ObjectIdentifier(node)] = nil }
     }
 
     /// Names `node` for ``dot(_:)``, or forgets its name.

@@ -20,8 +20,10 @@ public class IncrementalNode {
     // version, flags, observer count) in the 48 bytes after the object's header, then those
     // of a recomputation and a notification (the value's address, the error, the first
     // observer), so that all of them fit in two cache lines; a walk over many nodes is bound
-    // by the memory it touches. The rest follow. A node is 128 bytes before its kind's
-    // fields (an ``I``'s, then a map's kernel, in the third line).
+    // by the memory it touches. The rest follow. A node is 120 bytes before its kind's
+    // fields (an ``I``'s, then a map's kernel, in the third line), and a map node 184: what
+    // few nodes need is kept by the graph (a name, a push plan) or in a flag (the kind of
+    // cutoff), so that a map node is one `malloc` size class (192 bytes) smaller.
 
     /// The nodes this node read in its last computation, in reading order. Each edge holds
     /// its node strongly (a manual retain, released through the graph so that freeing a long
@@ -55,14 +57,28 @@ public class IncrementalNode {
     @exclusivity(unchecked) final var checkedAt = -1
     /// The graph the node belongs to.
     public let graph: Graph
-    /// For a node that writes change (an input): the order in which its writes mark the
-    /// nodes above it pending, while the graph's links stay as they are.
-    @exclusivity(unchecked) final var pushPlan: PushPlan?
     /// The node's one allocation besides the object: its first edges and readers, and its
     /// value unless the value needs more alignment than `malloc` gives (see ``NodeBlock``).
     final let block: UnsafeMutableRawPointer
     /// The size class of ``block`` in the graph's ``BlockArena`` (0: from `malloc`).
     final let blockClass: UInt8
+    /// How many deliveries to the node's observers are under way (nested when an observer
+    /// writes outside a propagation): a removed observer keeps its place in the chain until
+    /// they end, so that a delivery loop can step past it. Kept by ``I``; here, in the
+    /// padding after ``blockClass``, so that it costs no room.
+    @exclusivity(unchecked) final var deliveryDepth: Int32 = 0
+
+    /// For a node whose writes change it (an input): the order in which its writes mark
+    /// the nodes above it pending, while the graph's links stay as they are. Kept by the
+    /// graph for the few nodes written twice with the same links, so that no node has
+    /// room for one.
+    final var pushPlan: PushPlan? {
+        get { flags & Flags.hasPushPlan == 0 ? nil : graph.pushPlans[ObjectIdentifier(self)] }
+        set {
+            graph.pushPlans[ObjectIdentifier(self)] = newValue
+            if newValue == nil { flags &= ~Flags.hasPushPlan } else { flags |= Flags.hasPushPlan }
+        }
+    }
 
     /// A name shown by ``Graph/dot(_:)``, for debugging. Kept by the graph, so that nodes
     /// without one have no room for it.
@@ -76,13 +92,25 @@ public class IncrementalNode {
 
     /// `graph` unmanaged: the only reference counted is the node's own (a node's creation
     /// is on the hot path of building a graph).
-    init(graph: Unmanaged<Graph>, flags: UInt32, block: NodeBlock) {
+    ///
+    /// `first`, `second` and `third`, those given, are the node's first edges, in that order
+    /// (at most the block's edge capacity), retained here. Made here, before the object is whole, they
+    /// cost no retain of the node itself, which edges appended by the kind's initializer,
+    /// after this one returns, do.
+    init(
+        graph: Unmanaged<Graph>, flags: UInt32, block: NodeBlock, first: Unmanaged<IncrementalNode>? = nil,
+        second: Unmanaged<IncrementalNode>? = nil, third: Unmanaged<IncrementalNode>? = nil
+    ) {
         self.graph = graph.takeUnretainedValue()
         self.flags = flags
         self.block = block.memory
         self.blockClass = block.sizeClass
         self.valueAddress = block.value
-        edges = RawList(borrowing: block.memory + block.edgesOffset, capacity: block.edgeCapacity)
+        var edges = RawList<Edge>(borrowing: block.memory + block.edgesOffset, capacity: block.edgeCapacity)
+        if let first { edges.append(Edge(ref: first.retain(), seen: -1, slot: -1)) }
+        if let second { edges.append(Edge(ref: second.retain(), seen: -1, slot: -1)) }
+        if let third { edges.append(Edge(ref: third.retain(), seen: -1, slot: -1)) }
+        self.edges = edges
         subs = RawList(borrowing: block.memory + block.subsOffset, capacity: NodeBlock.subCapacity)
         graph._withUnsafeGuaranteedRef { $0.nodeCreated(self) }
     }
@@ -94,7 +122,7 @@ public class IncrementalNode {
     deinit {
         // Through an unmanaged reference: the node holds the graph until its deinit ends.
         Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { graph in
-            graph.nodeFreed(self, named: flags & Flags.named != 0)
+            graph.nodeFreed(self, named: flags & Flags.named != 0, planned: flags & Flags.hasPushPlan != 0)
             if !edges.isEmpty { graph.releaseLater(edges) }
             edges.deallocate()
             subs.deallocate()
@@ -322,6 +350,10 @@ enum Flags {
     /// An expert node (``ExpertNode``): it keeps the edges a push reached it through, and
     /// the pull brings only those up to date before it recomputes.
     static let expert: UInt32 = 2048
+    /// The node's cutoff is its value type's own `==` (``I/cutsOffWithEquatable``).
+    @usableFromInline static let equatableCutoff: UInt32 = 4096
+    /// The graph keeps a ``PushPlan`` for the node (see ``IncrementalNode/pushPlan``).
+    static let hasPushPlan: UInt32 = 8192
 }
 
 /// What a recomputation did.

@@ -230,6 +230,9 @@ extension Graph {
                 if (flags & Flags.named != 0) != (graph.debugNames[ObjectIdentifier(node)] != nil) {
                     fail("I5", "the named flag disagrees with the graph's names", node)
                 }
+                if (flags & Flags.hasPushPlan != 0) != (graph.pushPlans[ObjectIdentifier(node)] != nil) {
+                    fail("I5", "the push-plan flag disagrees with the graph's plans", node)
+                }
                 if node.version > graph.versionClock {
                     fail("I5", "a version the clock has not given yet", node)
                 }
@@ -246,6 +249,7 @@ extension Graph {
                 }
             }
             if graph.demandStack.count != 0 { fail("I5", "the demand walk's stack is not empty") }
+            if graph.pushPlans.count > nodes.count { fail("I5", "the graph keeps plans of freed nodes") }
         }
 
         /// I6: a node's observers form a list, in order, with consistent links, as long as its

@@ -29,7 +29,10 @@ public class I<Value>: IncrementalNode {
     /// type (``storeEquatable(_:)``) instead of through `equality`. A field of its own, not a
     /// bit of `flags`: a map's store reads it right after the walk wrote `flags`, and reading
     /// the flags there made a deep chain's propagation 10% slower.
-    @exclusivity(unchecked) @usableFromInline final var cutsOffWithEquatable = false
+    @inlinable final var cutsOffWithEquatable: Bool {
+        @inline(__always) get { flags & Flags.equatableCutoff != 0 }
+        set { if newValue { flags |= Flags.equatableCutoff } else { flags &= ~Flags.equatableCutoff } }
+    }
     /// The cutoff's comparison, unless the node has none, or compares with the type's own
     /// `==` in specialized code only (a `map` to an `Equatable` value).
     @exclusivity(unchecked) @usableFromInline final var equality: ((Value, Value) -> Bool)?
@@ -41,10 +44,6 @@ public class I<Value>: IncrementalNode {
     /// Records removed while a delivery was under way, linked through `previous`: freed when
     /// the node's deliveries end.
     @exclusivity(unchecked) final var removedObservers: UnsafeMutablePointer<ObserverRecord>?
-    /// How many deliveries to this node's observers are under way (nested when an observer
-    /// writes outside a propagation): a removed observer keeps its place in the chain until
-    /// they end, so that a delivery loop can step past it.
-    @exclusivity(unchecked) final var deliveryDepth = 0
 
     /// `cutoff` nil: the node compares with its type's own `==` in specialized code only
     /// (see ``useEquatableCutoff()``).
@@ -53,10 +52,14 @@ public class I<Value>: IncrementalNode {
     /// for them).
     ///
     /// `graph` unmanaged: see ``IncrementalNode``'s initializer.
-    init(graph: Unmanaged<Graph>, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default, edgeCapacity: Int = 0) {
+    init(
+        graph: Unmanaged<Graph>, flags: UInt32 = 0, cutoff: Cutoff<Value>? = .default, edgeCapacity: Int = 0,
+        first: Unmanaged<IncrementalNode>? = nil, second: Unmanaged<IncrementalNode>? = nil,
+        third: Unmanaged<IncrementalNode>? = nil
+    ) {
         let block = NodeBlock(for: Value.self, edgeCapacity: edgeCapacity, in: graph)
         block.value.bindMemory(to: Value.self, capacity: 1)
-        super.init(graph: graph, flags: flags, block: block)
+        super.init(graph: graph, flags: flags, block: block, first: first, second: second, third: third)
         if let cutoff {
             setCutoff(cutoff)
         } else {
@@ -239,9 +242,10 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     @inlinable
-    public final func observe(_ sink: @escaping (Value) -> Void) -> Connection {
+    public final func observe(_ sink: consuming @escaping (Value) -> Void) -> Connection {
         // Inlinable: the sink's wrapper is then made for the concrete value type where
-        // `observe` is called, rather than looked up at run time on every call.
+        // `observe` is called, rather than looked up at run time on every call. Consuming:
+        // the closure moves into its record, with no reference counted for the move.
         let record = makeObserver(receivesResults: false)
         valueSink(of: record).initialize(to: Sink(call: sink))
         return addObserver(record)

@@ -307,8 +307,9 @@ final class MapNode<Value>: I<Value> {
     ) {
         self.kernel = kernel
         self.transform = transform
-        super.init(graph: Unmanaged.passUnretained(input.graph), cutoff: equatable ? nil : .default, edgeCapacity: 1)
-        appendEdge(to: input)
+        super.init(
+            graph: Unmanaged.passUnretained(input.graph), cutoff: equatable ? nil : .default, edgeCapacity: 1,
+            first: .passUnretained(input))
     }
 
     deinit {
@@ -347,9 +348,9 @@ final class Map2Node<Value>: I<Value> {
         precondition(a.graph === b.graph, "Incremental: map2 of values from two different graphs")
         self.kernel = kernel
         self.transform = transform
-        super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 2)
-        appendEdge(to: a)
-        appendEdge(to: b)
+        super.init(
+            graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 2,
+            first: .passUnretained(a), second: .passUnretained(b))
     }
 
     override func recompute() -> Step {
@@ -387,10 +388,9 @@ final class Map3Node<Value>: I<Value> {
             a.graph === b.graph && b.graph === c.graph, "Incremental: map3 of values from different graphs")
         self.kernel = kernel
         self.transform = transform
-        super.init(graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 3)
-        appendEdge(to: a)
-        appendEdge(to: b)
-        appendEdge(to: c)
+        super.init(
+            graph: Unmanaged.passUnretained(a.graph), cutoff: equatable ? nil : .default, edgeCapacity: 3,
+            first: .passUnretained(a), second: .passUnretained(b), third: .passUnretained(c))
     }
 
     override func recompute() -> Step {

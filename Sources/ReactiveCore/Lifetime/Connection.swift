@@ -48,8 +48,13 @@ public final class Connection: @unchecked Sendable {
     // the actions are taken out exactly once. The lock is shared with other connections, so
     // a connection costs one allocation; its critical sections never call out. An isolated
     // action runs in its creating domain, under the contract of `init(isolated:)`.
-    @exclusivity(unchecked) private var connected = true
+    //
+    // Stored properties are laid out in the order they are declared: `connected` goes into
+    // the padding after `primary` (25 bytes), which makes the object 56 bytes, one `malloc`
+    // size class smaller than with `connected` first. Programs hold a connection per
+    // observer, and a walk over many of them is bound by the memory it touches.
     @exclusivity(unchecked) private var primary: Action?
+    @exclusivity(unchecked) private var connected = true
     @exclusivity(unchecked) private var cleanups: [Action] = []
 
     /// Creates a connection that runs `disconnect` once, when it disconnects.
