@@ -113,6 +113,9 @@ public final class Graph {
     @exclusivity(unchecked) var isReleasing = false
     /// The nodes' ``IncrementalNode/debugName``s.
     @exclusivity(unchecked) var debugNames: [ObjectIdentifier: String] = [:]
+    /// The cleanups that observers registered in their last runs, under their records'
+    /// addresses (see ``ObserverRecord/hasCleanups``).
+    @exclusivity(unchecked) var observerCleanups: [UnsafeRawPointer: [() -> Void]] = [:]
     /// The push plans of the nodes that have one (``IncrementalNode/pushPlan``).
     @exclusivity(unchecked) var pushPlans: [ObjectIdentifier: PushPlan] = [:]
     /// The memory of the nodes' blocks; freed with the graph, which every node holds.

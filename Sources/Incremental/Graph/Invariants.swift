@@ -253,8 +253,10 @@ extension Graph {
         }
 
         /// I6: a node's observers form a list, in order, with consistent links, as long as its
-        /// observer count; the arena accounts for every record.
+        /// observer count; the arena accounts for every record; the graph keeps cleanups for
+        /// exactly the listed records that say they have some.
         func checkObservers() {
+            var withCleanups = 0
             for node in nodes {
                 var count: Int32 = 0
                 var previous: UnsafeMutablePointer<ObserverRecord>?
@@ -262,6 +264,10 @@ extension Graph {
                 while let current = record {
                     if current.pointee.previous != previous { fail("I6", "an observer's back link is wrong", node) }
                     if !current.pointee.isActive { fail("I6", "a disconnected observer is still listed", node) }
+                    if current.pointee.hasCleanups != (graph.observerCleanups[UnsafeRawPointer(current)] != nil) {
+                        fail("I6", "an observer's cleanups flag disagrees with the graph's cleanups", node)
+                    }
+                    if current.pointee.hasCleanups { withCleanups += 1 }
                     count += 1
                     previous = current
                     record = current.pointee.next
@@ -274,6 +280,9 @@ extension Graph {
                 if previous != node.lastObserverForChecks {
                     fail("I6", "the last observer is not the list's end", node)
                 }
+            }
+            if withCleanups != graph.observerCleanups.count {
+                fail("I6", "the graph keeps cleanups of records no node lists")
             }
         }
 

@@ -305,7 +305,10 @@ public class I<Value>: IncrementalNode {
         // Destroyed without its type (looking it up here would cost more than the rest of an
         // observer's removal): every sink is a ``Sink``, one closure (see ``ErasedClosure``).
         record.sinkAddress.withMemoryRebound(to: ErasedClosure.self, capacity: 1) { _ = $0.move() }
-        _ = record.move()
+        // Removed records gave their cleanups up; one freed otherwise drops them unrun.
+        if record.pointee.hasCleanups { graph.observerCleanups[UnsafeRawPointer(record)] = nil }
+        // A record is plain data: nothing to destroy.
+        record.deinitialize(count: 1)
         graph.deallocateBlock(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
     }
 
@@ -344,8 +347,7 @@ public class I<Value>: IncrementalNode {
         if let next { next.pointee.previous = previous } else { lastObserver = previous }
         if let previous { previous.pointee.next = next } else { firstObserver = next }
         graph.removeObserver(from: self)
-        var cleanups: [() -> Void] = []
-        if !record.pointee.cleanups.isEmpty { swap(&cleanups, &record.pointee.cleanups) }
+        let cleanups = record.pointee.hasCleanups ? takeCleanups(of: record) : []
         if deliveryDepth == 0 {
             free(record)
         } else {
@@ -430,10 +432,8 @@ public class I<Value>: IncrementalNode {
     private func runObserver(_ record: UnsafeMutablePointer<ObserverRecord>) {
         record.pointee.seen = version
         graph.countDelivery()
-        if !record.pointee.cleanups.isEmpty {
-            var cleanups: [() -> Void] = []
-            swap(&cleanups, &record.pointee.cleanups)
-            for cleanup in cleanups { cleanup() }
+        if record.pointee.hasCleanups {
+            for cleanup in takeCleanups(of: record) { cleanup() }
         }
         guard record.pointee.isActive else { return }
         let cleanupsBefore = graph.observerWillRun()
@@ -448,12 +448,20 @@ public class I<Value>: IncrementalNode {
         if let cleanups = graph.observerDidRun(cleanupsFrom: cleanupsBefore) { keep(cleanups, for: record) }
     }
 
+    /// Takes the cleanups that `record`'s last run registered from the graph.
+    @inline(never)
+    private func takeCleanups(of record: UnsafeMutablePointer<ObserverRecord>) -> [() -> Void] {
+        record.pointee.hasCleanups = false
+        return graph.observerCleanups.removeValue(forKey: UnsafeRawPointer(record)) ?? []
+    }
+
     /// Gives the cleanups registered while an observer ran to its record, or runs them if it
     /// was disconnected meanwhile.
     @inline(never)
     private func keep(_ cleanups: [() -> Void], for record: UnsafeMutablePointer<ObserverRecord>) {
         if record.pointee.isActive {
-            record.pointee.cleanups += cleanups
+            graph.observerCleanups[UnsafeRawPointer(record), default: []] += cleanups
+            record.pointee.hasCleanups = true
         } else {
             // Disconnected while it ran: its cleanups run at once.
             for cleanup in cleanups { cleanup() }

@@ -18,8 +18,10 @@ struct ObserverRecord {
     var previous: UnsafeMutablePointer<ObserverRecord>?
     /// The node's version this observer last received.
     var seen = -1
-    /// Cleanups registered with `Graph.onCleanup` during its last run.
-    var cleanups: [() -> Void] = []
+    /// Whether cleanups registered with `Graph.onCleanup` during its last run wait in the
+    /// graph's `observerCleanups`, under the record's address. Kept there, so that a record
+    /// is plain data (freed with no reference counted) and 48 bytes with its sink.
+    var hasCleanups = false
     /// False once disconnected.
     var isActive = true
     /// Whether the sink takes results (`observeResult`) rather than values (`observe`).
