@@ -265,7 +265,7 @@ public class I<Value>: IncrementalNode {
     /// ```
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
-    public final func observeResult(_ sink: @escaping (Result<Value, any Error>) -> Void) -> Connection {
+    public final func observeResult(_ sink: consuming @escaping (Result<Value, any Error>) -> Void) -> Connection {
         let record = makeObserver(receivesResults: true)
         resultSink(of: record).initialize(to: Sink(call: sink))
         return addObserver(record)
