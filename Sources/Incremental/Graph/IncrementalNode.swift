@@ -151,10 +151,10 @@ public class IncrementalNode {
     /// derived node.
     func recompute() -> Step { .unchanged }
 
-    /// Called when the node stops being necessary.
-    func didBecomeUnnecessary() {}
-
     // MARK: Expert nodes (overridden by `ExpertNode`)
+
+    /// Called on an expert node when it stops being necessary.
+    func didBecomeUnnecessary() {}
 
     /// Called on an expert node when it becomes necessary.
     func didBecomeNecessary() {}

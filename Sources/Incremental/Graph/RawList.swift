@@ -14,7 +14,8 @@
 /// and unowned(unsafe) references), so nothing is counted, and writing an element through
 /// the subscript is a store.
 ///
-/// The memory comes from `realloc` and goes back with `free`: `UnsafeMutablePointer`'s
+/// The memory comes from `realloc` and goes back with `free` (past ``SpareBufferPool/minimumBytes``,
+/// from and to ``SpareBufferPool``): `UnsafeMutablePointer`'s
 /// `allocate` asks the runtime for its default alignment, which on Linux is an aligned
 /// allocation costing twice a `malloc`, and every node has two lists.
 ///
@@ -87,7 +88,7 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// Frees the memory; the list is empty afterwards.
     mutating func deallocate() {
-        if capacity > 0 { free(base) }
+        if capacity > 0, let base { SpareBufferPool.shared.give(base, bytes: capacity * MemoryLayout<Element>.stride) }
         base = nil
         storedCount = 0
         storedCapacity = 0
@@ -99,11 +100,32 @@ struct RawList<Element: BitwiseCopyable>: RandomAccessCollection {
         let newCapacity = Swift.max(2, abs(capacity) * 2)
         precondition(newCapacity <= Int(Int32.max), "Incremental: a list of over 2^31 elements")
         let borrowed = capacity < 0
-        guard let memory = realloc(borrowed ? nil : base, newCapacity * MemoryLayout<Element>.stride) else {
+        let stride = MemoryLayout<Element>.stride
+        if newCapacity * stride >= SpareBufferPool.minimumBytes {
+            return growIntoSpare(minimumCapacity: newCapacity, borrowed: borrowed)
+        }
+        guard let memory = realloc(borrowed ? nil : base, newCapacity * stride) else {
             fatalError("Incremental: out of memory")
         }
         let newBase = memory.bindMemory(to: Element.self, capacity: newCapacity)
         if borrowed, let base { newBase.update(from: base, count: count) }
+        base = newBase
+        storedCapacity = Int32(newCapacity)
+    }
+
+    /// Grows into a kept buffer (see ``SpareBufferPool``), or a new one, of at least
+    /// `minimumCapacity` elements; the old memory, unless borrowed, goes back there.
+    private mutating func growIntoSpare(minimumCapacity: Int, borrowed: Bool) {
+        let stride = MemoryLayout<Element>.stride
+        let spare = SpareBufferPool.shared.take(atLeast: minimumCapacity * stride)
+        let bytes = spare?.bytes ?? minimumCapacity * stride
+        guard let memory = spare?.memory ?? malloc(bytes) else { fatalError("Incremental: out of memory") }
+        let newCapacity = Swift.min(bytes / stride, Int(Int32.max))
+        let newBase = memory.bindMemory(to: Element.self, capacity: newCapacity)
+        if let base {
+            newBase.update(from: base, count: count)
+            if !borrowed { SpareBufferPool.shared.give(base, bytes: capacity * stride) }
+        }
         base = newBase
         storedCapacity = Int32(newCapacity)
     }

@@ -327,7 +327,7 @@ extension Graph {
                     let input = node.edges[index].ref
                     if !input._withUnsafeGuaranteedRef({ $0.isNecessary }) { demandStack.append(input) }
                 }
-                node.didBecomeUnnecessary()
+                if node.flags & Flags.expert != 0 { node.didBecomeUnnecessary() }
             }
         }
     }

@@ -242,12 +242,14 @@ public class I<Value>: IncrementalNode {
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
     @inlinable
-    public final func observe(_ sink: consuming @escaping (Value) -> Void) -> Connection {
+    public final func observe(_ sink: __owned @escaping (Value) -> Void) -> Connection {
         // Inlinable: the sink's wrapper is then made for the concrete value type where
-        // `observe` is called, rather than looked up at run time on every call. Consuming:
-        // the closure moves into its record, with no reference counted for the move.
+        // `observe` is called, rather than looked up at run time on every call. Owned, and
+        // consumed: the closure moves into its record, with no reference counted for the
+        // move. (Not a `consuming` parameter: Swift 6.3 miscompiles an escaping closure
+        // parameter marked so in unoptimized builds, which then call a wrong closure.)
         let record = makeObserver(receivesResults: false)
-        valueSink(of: record).initialize(to: Sink(call: sink))
+        valueSink(of: record).initialize(to: Sink(call: consume sink))
         return addObserver(record)
     }
 
@@ -265,9 +267,9 @@ public class I<Value>: IncrementalNode {
     /// ```
     ///
     /// - Precondition: Not called from inside a `map` or `flatMap` closure.
-    public final func observeResult(_ sink: consuming @escaping (Result<Value, any Error>) -> Void) -> Connection {
+    public final func observeResult(_ sink: __owned @escaping (Result<Value, any Error>) -> Void) -> Connection {
         let record = makeObserver(receivesResults: true)
-        resultSink(of: record).initialize(to: Sink(call: sink))
+        resultSink(of: record).initialize(to: Sink(call: consume sink))
         return addObserver(record)
     }
 
