@@ -1,6 +1,12 @@
 import Incremental
 import ReactiveCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// cellx: four sources, then layers of p1 = prev.p2, p2 = prev.p1 − prev.p3,
 /// p3 = prev.p2 + prev.p4, p4 = prev.p3, with an effect on every node. One iteration builds
 /// the graph, reads the last layer, writes (4, 3, 2, 1) in one batch and reads again.
@@ -44,7 +50,8 @@ enum CellxCases {
     }
 }
 
-func incrementalCellx(_ layers: Int) throws {
+/// `mark` is called at the end of each phase (see ``CellxPhases``); the benchmark passes none.
+func incrementalCellx(_ layers: Int, mark: () -> Void = {}) throws {
     let graph = Graph()
     let sources = (1...4).map { graph.input($0) }
     var previous: [I<Int>] = sources
@@ -63,12 +70,54 @@ func incrementalCellx(_ layers: Int) throws {
         previous = layer
     }
     try CellxCases.checkLayer("Incremental", layers, previous.map(\.value), after: false)
+    mark()
     graph.batch {
         for (source, value) in zip(sources, [4, 3, 2, 1]) { source.write(value) }
+        mark()
     }
+    mark()
     try CellxCases.checkLayer("Incremental", layers, previous.map(\.value), after: true)
     try check(effects >= 4 * layers, "Incremental cellx: \(effects) effect runs")
     for connection in connections { connection.disconnect() }
+    mark()
+    connections = []
+    previous = []
+    mark()
+}
+
+/// Incremental's cellx iteration split into its phases, timed: building the layers and their
+/// observers, the batch's writes (marking what they reach), the propagation at the batch's
+/// end, the disconnections, and freeing everything. For `report --phases`, which shows where
+/// an iteration's time goes; each duration is one iteration's.
+public struct CellxPhases: Sendable {
+    /// The phases' names, in the order of ``durations``.
+    public static let names = ["build and observe", "writes", "propagation", "disconnect", "free"]
+    /// How long each phase took.
+    public var durations: [Duration]
+    /// The minor page faults each phase took (as `getrusage` counts them).
+    public var pageFaults: [Int]
+
+    /// Runs one iteration at `layers` layers, checking its values as the benchmark does.
+    public static func measure(layers: Int) throws -> CellxPhases {
+        let clock = ContinuousClock()
+        var marks: [(ContinuousClock.Instant, Int)] = []
+        func mark() { marks.append((clock.now, minorPageFaults())) }
+        mark()
+        try incrementalCellx(layers, mark: mark)
+        return CellxPhases(
+            durations: (1..<marks.count).map { marks[$0].0 - marks[$0 - 1].0 },
+            pageFaults: (1..<marks.count).map { marks[$0].1 - marks[$0 - 1].1 })
+    }
+
+    private static func minorPageFaults() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Int(usage.ru_minflt)
+    }
 }
 
 /// Observation as its users write derived values: memoized caches, one effect per node.

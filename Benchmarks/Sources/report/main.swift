@@ -13,6 +13,9 @@ func usage() -> Never {
         usage: report --check [--quick]     run every case (--quick: once) and check its results
                report --profile NAME [ITERATIONS]
                                             run one case, for a profiler
+               report --phases LAYERS [ITERATIONS]
+                                            time Incremental's cellx iteration phase by phase
+                                            (median, 10th and 90th percentile, page faults)
                report --write EXPORT_DIR... [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
                                             current folder) from package-benchmark's influx exports, one
@@ -44,6 +47,33 @@ case "--check":
         failures == 0
             ? "every benchmark computed the expected results" : "\(failures) benchmarks computed wrong results")
     exit(failures == 0 ? 0 : 1)
+case "--phases":
+    // `report --phases LAYERS [ITERATIONS]`: where an Incremental cellx iteration's time goes.
+    guard arguments.count >= 2, let layers = Int(arguments[1]), layers > 0 else { usage() }
+    let iterations = arguments.count > 2 ? Int(arguments[2]) ?? 100 : 100
+    do {
+        for _ in 0..<10 { _ = try CellxPhases.measure(layers: layers) }
+        let runs = try (0..<iterations).map { _ in try CellxPhases.measure(layers: layers) }
+        print(
+            "cellx/\(layers), Incremental, \(iterations) iterations: µs per iteration (p10 / median / p90), page faults"
+        )
+        func microseconds(_ duration: Duration) -> Int {
+            Int(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+        }
+        for (index, name) in CellxPhases.names.enumerated() {
+            let times = runs.map { microseconds($0.durations[index]) }.sorted()
+            let faults = Double(runs.map { $0.pageFaults[index] }.reduce(0, +)) / Double(iterations)
+            let line = "\(times[times.count / 10]) / \(times[times.count / 2]) / \(times[times.count * 9 / 10])"
+            print("  \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(line) µs, \(faults) faults")
+        }
+        let totals = runs.map { microseconds($0.durations.reduce(.zero, +)) }.sorted()
+        print(
+            "  total              \(totals[totals.count / 10]) / \(totals[totals.count / 2]) / \(totals[totals.count * 9 / 10]) µs"
+        )
+    } catch {
+        print("report: \(error)")
+        exit(1)
+    }
 case "--profile":
     // `report --profile NAME [ITERATIONS]`: one case, for valgrind --tool=callgrind.
     guard arguments.count >= 2,
