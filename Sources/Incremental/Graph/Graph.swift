@@ -117,7 +117,10 @@ public final class Graph {
     /// addresses (see ``ObserverRecord/hasCleanups``).
     @exclusivity(unchecked) var observerCleanups: [UnsafeRawPointer: [() -> Void]] = [:]
     /// The push plans of the nodes that have one (``IncrementalNode/pushPlan``).
-    @exclusivity(unchecked) var pushPlans: [ObjectIdentifier: PushPlan] = [:]
+    @exclusivity(unchecked) private(set) var pushPlans: [ObjectIdentifier: PushPlan] = [:]
+    /// The node whose plan was asked for last, and that plan: the next write is most often
+    /// to the same input.
+    @exclusivity(unchecked) private(set) var lastPlanned: (node: ObjectIdentifier, plan: Unmanaged<PushPlan>)?
     /// The memory of the nodes' blocks; freed with the graph, which every node holds.
     @exclusivity(unchecked) var blocks = BlockArena()
     /// Counts observer deliveries, to tell a propagation that did work.
@@ -607,12 +610,35 @@ extension Graph {
             _liveNodes[ObjectIdentifier(node)] = nil
         #endif
         if named { debugNames[ObjectIdentifier(node)] = nil }
-        if planned { pushPlans[ObjectIdentifier(node)] = nil }
+        if planned { setPushPlan(nil, of: node) }
     }
 
     /// Names `node` for ``dot(_:)``, or forgets its name.
     func setDebugName(_ name: String?, of node: IncrementalNode) {
         debugNames[ObjectIdentifier(node)] = name
+    }
+
+    /// `node`'s plan, which it has (``Flags/hasPushPlan``), unretained.
+    @inline(__always)
+    func pushPlan(of node: IncrementalNode) -> Unmanaged<PushPlan>? {
+        let id = ObjectIdentifier(node)
+        if let lastPlanned, lastPlanned.node == id { return lastPlanned.plan }
+        return pushPlanLookedUp(id)
+    }
+
+    @inline(never)
+    private func pushPlanLookedUp(_ id: ObjectIdentifier) -> Unmanaged<PushPlan>? {
+        guard let plan = pushPlans[id] else { return nil }
+        let unmanaged = Unmanaged.passUnretained(plan)
+        lastPlanned = (id, unmanaged)
+        return unmanaged
+    }
+
+    /// Gives `node` `plan` (nil: none); the node keeps its flag.
+    func setPushPlan(_ plan: PushPlan?, of node: IncrementalNode) {
+        let id = ObjectIdentifier(node)
+        if lastPlanned?.node == id { lastPlanned = nil }
+        pushPlans[id] = plan
     }
 
     /// Memory for a node's block or an observer's record, from the graph's arena.

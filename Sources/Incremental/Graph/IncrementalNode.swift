@@ -69,15 +69,27 @@ public class IncrementalNode {
     @exclusivity(unchecked) final var deliveryDepth: Int32 = 0
 
     /// For a node whose writes change it (an input): the order in which its writes mark
-    /// the nodes above it pending, while the graph's links stay as they are. Kept by the
-    /// graph for the few nodes written twice with the same links, so that no node has
-    /// room for one.
+    /// the nodes above it pending, while the graph's links stay as they are (see
+    /// ``PushPlan``).
     final var pushPlan: PushPlan? {
-        get { flags & Flags.hasPushPlan == 0 ? nil : graph.pushPlans[ObjectIdentifier(self)] }
-        set {
-            graph.pushPlans[ObjectIdentifier(self)] = newValue
-            if newValue == nil { flags &= ~Flags.hasPushPlan } else { flags |= Flags.hasPushPlan }
-        }
+        get { unmanagedPushPlan()?.takeUnretainedValue() }
+        set { setPushPlan(newValue) }
+    }
+
+    /// ``pushPlan``, unretained (asked on every write: a retain and a release per write
+    /// were a few percent of a deep chain's propagation). The graph keeps the plans of the
+    /// nodes that have one, so that no node has room for one, and remembers the last one
+    /// asked for, so that writes to one input in a row cost no lookup.
+    @inline(__always)
+    final func unmanagedPushPlan() -> Unmanaged<PushPlan>? {
+        guard flags & Flags.hasPushPlan != 0 else { return nil }
+        return graph.pushPlan(of: self)
+    }
+
+    /// Sets ``pushPlan``.
+    final func setPushPlan(_ plan: PushPlan?) {
+        graph.setPushPlan(plan, of: self)
+        if plan == nil { flags &= ~Flags.hasPushPlan } else { flags |= Flags.hasPushPlan }
     }
 
     /// A name shown by ``Graph/dot(_:)``, for debugging. Kept by the graph, so that nodes

@@ -250,6 +250,9 @@ extension Graph {
             }
             if graph.demandStack.count != 0 { fail("I5", "the demand walk's stack is not empty") }
             if graph.pushPlans.count > nodes.count { fail("I5", "the graph keeps plans of freed nodes") }
+            if let last = graph.lastPlanned, graph.pushPlans[last.node] !== last.plan.takeUnretainedValue() {
+                fail("I5", "the plan remembered last is not the node's plan")
+            }
         }
 
         /// I6: a node's observers form a list, in order, with consistent links, as long as its

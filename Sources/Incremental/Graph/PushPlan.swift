@@ -56,8 +56,8 @@ extension Graph {
     func currentPlan(of input: IncrementalNode) -> Unmanaged<PushPlan>? {
         // Unretained: the input holds its plan, and this is asked once per write (a retain
         // and a release per write were a few percent of a deep chain's propagation).
-        guard let plan = input.pushPlan.map({ Unmanaged.passUnretained($0) }) else {
-            input.pushPlan = PushPlan(structure: structureVersion)
+        guard let plan = input.unmanagedPushPlan() else {
+            input.setPushPlan(PushPlan(structure: structureVersion))
             return nil
         }
         let isCurrent = plan._withUnsafeGuaranteedRef { plan -> Bool in
