@@ -200,6 +200,8 @@ let package = Package(
         .testTarget(name: "GlueTests", dependencies: ["Glue", "ReactiveTesting", "TestSupport"]),
         .testTarget(name: "SignalGraphTests", dependencies: ["SignalGraph", "TestSupport"]),
         .testTarget(name: "IncrementalTests", dependencies: ["Incremental", "TestSupport"]),
+        // Incremental's tests that start threads, run under ThreadSanitizer (IncrementalTests is not).
+        .testTarget(name: "IncrementalThreadTests", dependencies: ["Incremental", "TestSupport"]),
         .testTarget(
             name: "ResinTests", dependencies: ["Resin", "ResinTesting", "TestSupport", "ShoppingListFeature"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveTesting", "TestSupport"]),

@@ -115,7 +115,7 @@ public final class Graph {
     @exclusivity(unchecked) var debugNames: [ObjectIdentifier: String] = [:]
     /// The cleanups that observers registered in their last runs, under their records'
     /// addresses (see ``ObserverRecord/hasCleanups``).
-    @exclusivity(unchecked) var observerCleanups: [UnsafeRawPointer: [() -> Void]] = [:]
+    @exclusivity(unchecked) private(set) var observerCleanups: [UnsafeRawPointer: [() -> Void]] = [:]
     /// The push plans of the nodes that have one (``IncrementalNode/pushPlan``).
     @exclusivity(unchecked) private(set) var pushPlans: [ObjectIdentifier: PushPlan] = [:]
     /// The node whose plan was asked for last, and that plan: the next write is most often
@@ -616,6 +616,16 @@ extension Graph {
     /// Names `node` for ``dot(_:)``, or forgets its name.
     func setDebugName(_ name: String?, of node: IncrementalNode) {
         debugNames[ObjectIdentifier(node)] = name
+    }
+
+    /// Adds `cleanups` to those kept for the observer record at `record`.
+    func keepCleanups(_ cleanups: [() -> Void], of record: UnsafeRawPointer) {
+        observerCleanups[record, default: []] += cleanups
+    }
+
+    /// Takes the cleanups kept for the observer record at `record` (none if there are none).
+    func takeCleanups(of record: UnsafeRawPointer) -> [() -> Void] {
+        observerCleanups.removeValue(forKey: record) ?? []
     }
 
     /// `node`'s plan, which it has (``Flags/hasPushPlan``), unretained.

@@ -308,7 +308,7 @@ public class I<Value>: IncrementalNode {
         // observer's removal): every sink is a ``Sink``, one closure (see ``ErasedClosure``).
         record.sinkAddress.withMemoryRebound(to: ErasedClosure.self, capacity: 1) { _ = $0.move() }
         // Removed records gave their cleanups up; one freed otherwise drops them unrun.
-        if record.pointee.hasCleanups { graph.observerCleanups[UnsafeRawPointer(record)] = nil }
+        if record.pointee.hasCleanups { _ = graph.takeCleanups(of: UnsafeRawPointer(record)) }
         // A record is plain data: nothing to destroy.
         record.deinitialize(count: 1)
         graph.deallocateBlock(UnsafeMutableRawPointer(record), sizeClass: ObserverRecord.sizeClass)
@@ -454,7 +454,7 @@ public class I<Value>: IncrementalNode {
     @inline(never)
     private func takeCleanups(of record: UnsafeMutablePointer<ObserverRecord>) -> [() -> Void] {
         record.pointee.hasCleanups = false
-        return graph.observerCleanups.removeValue(forKey: UnsafeRawPointer(record)) ?? []
+        return graph.takeCleanups(of: UnsafeRawPointer(record))
     }
 
     /// Gives the cleanups registered while an observer ran to its record, or runs them if it
@@ -462,7 +462,7 @@ public class I<Value>: IncrementalNode {
     @inline(never)
     private func keep(_ cleanups: [() -> Void], for record: UnsafeMutablePointer<ObserverRecord>) {
         if record.pointee.isActive {
-            graph.observerCleanups[UnsafeRawPointer(record), default: []] += cleanups
+            graph.keepCleanups(cleanups, of: UnsafeRawPointer(record))
             record.pointee.hasCleanups = true
         } else {
             // Disconnected while it ran: its cleanups run at once.
