@@ -1,4 +1,4 @@
-import Synchronization
+import ReactiveCore
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +39,8 @@ final class SpareBufferPool: Sendable {
         let bytes: Int
     }
 
-    private let kept = Mutex<[Buffer]>([])
+    // A pthread mutex (`LockedState`), which ThreadSanitizer sees, not `Mutex`.
+    private let kept = LockedState<[Buffer]>([])
 
     deinit {
         kept.withLock { buffers in
