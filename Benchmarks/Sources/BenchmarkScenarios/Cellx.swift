@@ -85,11 +85,21 @@ func incrementalCellx(_ layers: Int, mark: () -> Void = {}) throws {
     mark()
 }
 
-/// Incremental's cellx iteration split into its phases, timed: building the layers and their
-/// observers, the batch's writes (marking what they reach), the propagation at the batch's
-/// end, the disconnections, and freeing everything. For `report --phases`, which shows where
-/// an iteration's time goes; each duration is one iteration's.
+/// A cellx iteration split into its phases, timed: building the layers and their observers,
+/// the batch's writes (marking what they reach), the propagation at the batch's end, the
+/// disconnections, and freeing everything. For `report --phases`, which shows where
+/// Incremental's time goes, phase by phase, next to the objects alone's (the same phases of
+/// `objectsCellx`: making, writing the sources, recomputing every node, letting go of the
+/// connections' nodes, freeing); each duration is one iteration's.
 public struct CellxPhases: Sendable {
+    /// Whose iteration is timed.
+    public enum Implementation: Sendable {
+        /// Incremental's.
+        case incremental
+        /// The objects alone's: the floor under Incremental's API shape.
+        case objects
+    }
+
     /// The phases' names, in the order of ``durations``.
     public static let names = ["build and observe", "writes", "propagation", "disconnect", "free"]
     /// How long each phase took.
@@ -98,12 +108,16 @@ public struct CellxPhases: Sendable {
     public var pageFaults: [Int]
 
     /// Runs one iteration at `layers` layers, checking its values as the benchmark does.
-    public static func measure(layers: Int) throws -> CellxPhases {
+    public static func measure(_ implementation: Implementation = .incremental, layers: Int) throws -> CellxPhases {
         let clock = ContinuousClock()
         var marks: [(ContinuousClock.Instant, Int)] = []
+        marks.reserveCapacity(names.count + 1)
         func mark() { marks.append((clock.now, minorPageFaults())) }
         mark()
-        try incrementalCellx(layers, mark: mark)
+        switch implementation {
+        case .incremental: try incrementalCellx(layers, mark: mark)
+        case .objects: try objectsCellx(layers, mark: mark)
+        }
         return CellxPhases(
             durations: (1..<marks.count).map { marks[$0].0 - marks[$0 - 1].0 },
             pageFaults: (1..<marks.count).map { marks[$0].1 - marks[$0 - 1].1 })
@@ -155,7 +169,9 @@ func observationCellx(_ layers: Int) throws {
 /// as the Incremental iteration does. No propagation, no cutoff, no observer closures: a
 /// floor under any engine whose values are objects its users hold and whose `observe`
 /// returns a connection.
-func objectsCellx(_ layers: Int) throws {
+///
+/// `mark` is called at the end of each phase, as in ``incrementalCellx(_:mark:)``.
+func objectsCellx(_ layers: Int, mark: () -> Void = {}) throws {
     let graph = ObjectGraph()
     let sources = (1...4).map { ObjectNode(graph: graph, value: $0) }
     var previous = sources
@@ -181,11 +197,19 @@ func objectsCellx(_ layers: Int) throws {
         previous = layer
     }
     try CellxCases.checkLayer("objects", layers, previous.map(\.value), after: false)
+    mark()
     for (source, value) in zip(sources, [4, 3, 2, 1]) { source.value = value }
+    mark()
     for node in nodes where node.compute() { effects += 1 }
+    mark()
     try CellxCases.checkLayer("objects", layers, previous.map(\.value), after: true)
     try check(effects >= 4 * layers, "objects cellx: \(effects) effect runs")
     for connection in connections { connection.node = nil }
+    mark()
+    connections = []
+    nodes = []
+    previous = []
+    mark()
 }
 
 final class ObjectGraph {}

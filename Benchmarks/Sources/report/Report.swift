@@ -74,8 +74,11 @@ struct Ratio {
 /// Writes RESULTS.md and results.svg next to Package.swift (or to `outputDirectory`).
 ///
 /// With `requireEveryCase`, fails, naming them, if any case of the catalog has no
-/// measurement in the export (so a run that skipped cases cannot pass).
-func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCase: Bool = false) throws {
+/// measurement in the export (so a run that skipped cases cannot pass). `phases`, measured in
+/// the same run, adds where Incremental's cellx iteration spends its time.
+func writeReport(
+    exportDirectories: [URL], outputDirectory: URL, requireEveryCase: Bool = false, phases: [PhaseComparison]? = nil
+) throws {
     let results = try loadMeasurements(passes: exportDirectories)
     let cases = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000])
     if requireEveryCase {
@@ -337,6 +340,23 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         line(
             "| \(scenario) | Incremental | \(incremental.map(format) ?? "–") | baseline \(baseline.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, baseline))) of it); Observation \(observation.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, observation))) of it); the objects alone \(objects.map(format) ?? "–") µs, \(formatRatio(ratio(objects, baseline))) the baseline |"
         )
+    }
+    if let phases {
+        line()
+        line("Where the time goes: `report --phases`, run after the benchmarks on the same build, times each")
+        line("phase of Incremental's cellx iteration and the same phase of the objects alone, alternating")
+        line("the two, without the harness's malloc counting (so the totals are below the medians above):")
+        line("medians per iteration, and how much longer Incremental's is, per node (four per layer).")
+        line()
+        line("| scenario | phase | Incremental µs | objects alone µs | Incremental above, ns per node |")
+        line("| --- | --- | ---: | ---: | ---: |")
+        for comparison in phases {
+            for phase in comparison.phases {
+                line(
+                    "| cellx/\(comparison.layers) | \(phase.name) | \(format(phase.incrementalMedian)) | \(format(phase.objectsMedian)) | \(format(comparison.nanosecondsAboveObjects(phase))) |"
+                )
+            }
+        }
     }
     let cellxSmall = result("cellx/1000", "Incremental")?.microseconds
     let cellxLarge = result("cellx/5000", "Incremental")?.microseconds

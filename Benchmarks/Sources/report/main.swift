@@ -15,12 +15,17 @@ func usage() -> Never {
                                             run one case, for a profiler
                report --phases LAYERS [ITERATIONS]
                                             time Incremental's cellx iteration phase by phase
-                                            (median, 10th and 90th percentile, page faults)
-               report --write EXPORT_DIR... [--output DIR] [--require-every-case]
+                                            (median, 10th and 90th percentile, page faults), next
+                                            to the objects alone's
+               report --phases-json FILE [--quick]
+                                            the same at 1000, 2500 and 5000 layers, written as JSON
+                                            for --write --phases
+               report --write EXPORT_DIR... [--output DIR] [--require-every-case] [--phases FILE]
                                             write RESULTS.md and results.svg (into DIR, by default the
                                             current folder) from package-benchmark's influx exports, one
                                             EXPORT_DIR per pass (each benchmark's lowest median);
-                                            fail if a case has no measurement
+                                            fail if a case has no measurement; with --phases, show
+                                            the comparison --phases-json wrote
         """)
     exit(2)
 }
@@ -48,28 +53,21 @@ case "--check":
             ? "every benchmark computed the expected results" : "\(failures) benchmarks computed wrong results")
     exit(failures == 0 ? 0 : 1)
 case "--phases":
-    // `report --phases LAYERS [ITERATIONS]`: where an Incremental cellx iteration's time goes.
+    // `report --phases LAYERS [ITERATIONS]`: where an Incremental cellx iteration's time goes,
+    // phase by phase, next to the same phases of the objects alone.
     guard arguments.count >= 2, let layers = Int(arguments[1]), layers > 0 else { usage() }
     let iterations = arguments.count > 2 ? Int(arguments[2]) ?? 100 : 100
     do {
-        for _ in 0..<10 { _ = try CellxPhases.measure(layers: layers) }
-        let runs = try (0..<iterations).map { _ in try CellxPhases.measure(layers: layers) }
-        print(
-            "cellx/\(layers), Incremental, \(iterations) iterations: µs per iteration (p10 / median / p90), page faults"
-        )
-        func microseconds(_ duration: Duration) -> Int {
-            Int(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
-        }
-        for (index, name) in CellxPhases.names.enumerated() {
-            let times = runs.map { microseconds($0.durations[index]) }.sorted()
-            let faults = Double(runs.map { $0.pageFaults[index] }.reduce(0, +)) / Double(iterations)
-            let line = "\(times[times.count / 10]) / \(times[times.count / 2]) / \(times[times.count * 9 / 10])"
-            print("  \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(line) µs, \(faults) faults")
-        }
-        let totals = runs.map { microseconds($0.durations.reduce(.zero, +)) }.sorted()
-        print(
-            "  total              \(totals[totals.count / 10]) / \(totals[totals.count / 2]) / \(totals[totals.count * 9 / 10]) µs"
-        )
+        print(try PhaseComparison.measure(layers: layers, iterations: max(iterations, 1)).text, terminator: "")
+    } catch {
+        print("report: \(error)")
+        exit(1)
+    }
+case "--phases-json":
+    // `report --phases-json FILE [--quick]`: the comparison at every size, for `--write`.
+    guard arguments.count >= 2 else { usage() }
+    do {
+        try writePhaseComparisons(to: URL(filePath: arguments[1]), quick: arguments.contains("--quick"))
     } catch {
         print("report: \(error)")
         exit(1)
@@ -100,11 +98,17 @@ case "--write":
         output = options[index + 1]
         options.removeSubrange(index...(index + 1))
     }
+    var phasesFile: URL?
+    if let index = options.firstIndex(of: "--phases") {
+        guard index + 1 < options.count else { usage() }
+        phasesFile = URL(filePath: options[index + 1])
+        options.removeSubrange(index...(index + 1))
+    }
     guard !options.isEmpty, !options.contains(where: { $0.hasPrefix("--") }) else { usage() }
     do {
         try writeReport(
             exportDirectories: options.map { URL(filePath: $0) }, outputDirectory: URL(filePath: output),
-            requireEveryCase: requireEveryCase)
+            requireEveryCase: requireEveryCase, phases: try phasesFile.map(readPhaseComparisons(from:)))
     } catch {
         print("report: \(error)")
         exit(1)
