@@ -415,4 +415,22 @@ struct BatchingConformanceTests {
             #expect(b.value == 1)
         }
     }
+
+    @Test("#73 batch write returns to original: no notification")
+    func batchThatRevertsNotifiesNothing() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var runs = 0
+            graph.effect {
+                _ = a.value
+                runs += 1
+            }
+            graph.batch {
+                a.write(1)
+                a.write(0)
+            }
+            #expect(runs == 1)
+            #expect(a.value == 0)
+        }
+    }
 }

@@ -222,4 +222,37 @@ struct ComputedEvalConformanceTests {
         #expect(c.value == 10)
         #expect(calls == 0)
     }
+
+    @Test("#20 chained computed")
+    func chainedComputed() {
+        let graph = Graph()
+        let a = graph.input(0)
+        let b = graph.computed { a.value + 1 }
+        let c = graph.computed { b.value + 1 }
+        let d = graph.computed { c.value + 1 }
+        #expect(d.value == 3)
+        a.write(10)
+        #expect(d.value == 13)
+    }
+
+    @Test("#148 nested computed: outer not recalculated if inner returns same")
+    func outerNotRecalculatedWhenInnerSame() {
+        let graph = Graph()
+        let a = graph.input(0)
+        let inner = graph.computed { a.value > 0 ? 1 : 0 }
+        var outerRuns = 0
+        let outer = graph.computed {
+            outerRuns += 1
+            return inner.value
+        }
+        #expect(outer.value == 0)
+        outerRuns = 0
+        a.write(1)
+        #expect(outer.value == 1)
+        #expect(outerRuns == 1)
+        outerRuns = 0
+        a.write(2)
+        #expect(outer.value == 1)
+        #expect(outerRuns == 0)
+    }
 }

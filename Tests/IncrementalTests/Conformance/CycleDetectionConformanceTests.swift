@@ -122,4 +122,43 @@ struct CycleDetectionConformanceTests {
             #expect(a.value == 100)
         }
     }
+
+    @Test("#58 detect trivial cycle (A↔B)")
+    func trivialCycle() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let graph = Graph()
+            var aReference: I<Int>?
+            let b = graph.computed { aReference?.value ?? 0 }
+            let a = graph.computed { b.value }
+            aReference = a
+            _ = a.value
+        }
+        expectStandardError(of: result, contains: "Incremental: a cycle: a computed value reads its own value")
+    }
+
+    @Test("#59 detect deep cycle (A→B→C→…→A)")
+    func deepCycle() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let graph = Graph()
+            var aReference: I<Int>?
+            let c = graph.computed { aReference?.value ?? 0 }
+            let b = graph.computed { c.value }
+            let a = graph.computed { b.value }
+            aReference = a
+            _ = a.value
+        }
+        expectStandardError(of: result, contains: "Incremental: a cycle: a computed value reads its own value")
+    }
+
+    @Test("#60 computed depending on itself")
+    func computedReadsItself() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let graph = Graph()
+            var selfReference: I<Int>?
+            let c = graph.computed { (selfReference?.value ?? 0) + 1 }
+            selfReference = c
+            _ = c.value
+        }
+        expectStandardError(of: result, contains: "Incremental: a cycle: a computed value reads its own value")
+    }
 }

@@ -312,4 +312,99 @@ struct EffectLifecycleConformanceTests {
             #expect(effect?.isDisposed == true)
         }
     }
+
+    @Test("#41 disposed effect never re-notified")
+    func disposedEffectNeverNotified() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var runs = 0
+            let effect = graph.effect {
+                _ = a.value
+                runs += 1
+            }
+            effect.dispose()
+            a.write(1)
+            a.write(2)
+            a.write(3)
+            #expect(runs == 1)
+            #expect(!a.isNecessary)
+        }
+    }
+
+    @Test("#109 only the most recent cleanup function runs")
+    func onlyLatestCleanupRuns() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var log: [String] = []
+            graph.effect {
+                let value = a.value
+                graph.onCleanup { log.append("cleanup:\(value)") }
+            }
+            a.write(1)
+            a.write(2)
+            #expect(log == ["cleanup:0", "cleanup:1"])
+        }
+    }
+
+    @Test("#140 cleanup called when effect self-disposes during execution")
+    func cleanupOnSelfDisposal() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var log: [String] = []
+            var effect: RunningEffect?
+            effect = graph.effect {
+                let value = a.value
+                log.append("run:\(value)")
+                graph.onCleanup { log.append("cleanup:\(value)") }
+                if value == 1 { effect?.dispose() }
+            }
+            #expect(log == ["run:0"])
+            a.write(1)
+            // The run that disposed its effect still registered its cleanup: it runs when
+            // the run ends, and the effect runs no more.
+            #expect(log == ["run:0", "cleanup:0", "run:1", "cleanup:1"])
+            #expect(effect?.isDisposed == true)
+            a.write(2)
+            #expect(log == ["run:0", "cleanup:0", "run:1", "cleanup:1"])
+        }
+    }
+
+    @Test("#142 one-shot conditional effect (auto-dispose when condition met)")
+    func oneShotEffect() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var runs = 0
+            var effect: RunningEffect?
+            effect = graph.effect {
+                let value = a.value
+                runs += 1
+                if value >= 3 { effect?.dispose() }
+            }
+            a.write(1)
+            #expect(runs == 2)
+            a.write(3)
+            #expect(runs == 3)
+            a.write(4)
+            a.write(5)
+            #expect(runs == 3)
+            #expect(!a.isNecessary)
+        }
+    }
+
+    @Test("#144 cleanup on destroy is idempotent")
+    func cleanupOnDestroyIdempotent() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var cleanups = 0
+            let effect = graph.effect {
+                _ = a.value
+                graph.onCleanup { cleanups += 1 }
+            }
+            effect.dispose()
+            #expect(cleanups == 1)
+            effect.dispose()
+            effect.dispose()
+            #expect(cleanups == 1)
+        }
+    }
 }

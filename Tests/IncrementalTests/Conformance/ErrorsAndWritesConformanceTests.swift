@@ -223,6 +223,39 @@ struct ErrorHandlingConformanceTests {
         a.write(true)
         #expect(throws: Boom(message: "fail")) { try b.get() }
     }
+
+    @Test("#85 graph stays consistent after error in computed re-evaluation")
+    func errorInReevaluation() throws {
+        let graph = Graph()
+        let a = graph.input(1)
+        let b = graph.computed {
+            if a.value == 2 { throw Boom(message: "re-eval error") }
+            return a.value
+        }
+        #expect(try b.get() == 1)
+        a.write(2)
+        #expect(throws: Boom(message: "re-eval error")) { try b.get() }
+        a.write(3)
+        #expect(try b.get() == 3)
+    }
+
+    @Test("#87 errors in one computed don't leak to unrelated dependents")
+    func errorsDoNotLeak() throws {
+        let graph = Graph()
+        let a = graph.input(0)
+        let b = graph.input(10)
+        let bad = graph.computed {
+            if a.value > 0 { throw Boom(message: "bad") }
+            return a.value
+        }
+        let good = graph.computed { b.value * 2 }
+        #expect(try good.get() == 20)
+        a.write(1)
+        #expect(throws: Boom(message: "bad")) { try bad.get() }
+        #expect(try good.get() == 20)
+        b.write(20)
+        #expect(try good.get() == 40)
+    }
 }
 
 // A write from inside a computed value's closure is applied after the computation under way
@@ -706,6 +739,25 @@ struct InnerWriteConformanceTests {
             }
         }
     }
+
+    @Test("#139 effect inner write re-schedules when dep changes during run")
+    func innerWriteReschedules() {
+        withGraph { graph in
+            let a = graph.input(0)
+            let b = graph.input(0)
+            var log: [Int] = []
+            var runs = 0
+            graph.effect {
+                log.append(a.value)
+                runs += 1
+                if a.value == 0 && b.value == 0 { b.write(1) }
+            }
+            #expect(b.value == 1)
+            // The write took effect after the run, which then ran again, having read `b`.
+            #expect(runs == 2)
+            #expect(log == [0, 0])
+        }
+    }
 }
 
 @Suite("Conformance: nested effects")
@@ -964,6 +1016,32 @@ struct NestedEffectsConformanceTests {
             #expect(runs == (1, 4))
             a.write(1)
             #expect(runs.outer == 2)
+        }
+    }
+
+    @Test("#44 inner effect auto-cleaned when outer re-runs")
+    func innerDisposedWhenOuterReruns() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var innerRuns = 0
+            var innerCleanups = 0
+            graph.effect {
+                _ = a.value
+                graph.effect {
+                    _ = a.value
+                    innerRuns += 1
+                    graph.onCleanup { innerCleanups += 1 }
+                }
+            }
+            #expect(innerRuns == 1)
+            // Each outer run disposes the inner effect of its last run before making a new
+            // one, which runs once: the old one never runs again.
+            a.write(1)
+            #expect(innerRuns == 2)
+            #expect(innerCleanups == 1)
+            a.write(2)
+            #expect(innerRuns == 3)
+            #expect(innerCleanups == 2)
         }
     }
 }

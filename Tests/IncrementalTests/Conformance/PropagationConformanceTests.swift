@@ -60,6 +60,26 @@ struct EqualityConformanceTests {
             #expect(runs == 1)
         }
     }
+
+    @Test("#32 computed same result — no downstream propagation")
+    func computedSameResultStopsPropagation() {
+        let graph = Graph()
+        let a = graph.input("a")
+        let b = graph.computed {
+            _ = a.value
+            return "foo"
+        }
+        var cRuns = 0
+        let c = graph.computed {
+            cRuns += 1
+            return b.value
+        }
+        #expect(c.value == "foo")
+        #expect(cRuns == 1)
+        a.write("aa")
+        #expect(c.value == "foo")
+        #expect(cRuns == 1)
+    }
 }
 
 @Suite("Conformance: graph propagation")
@@ -567,6 +587,26 @@ struct GraphPropagationConformanceTests {
         #expect(f.value == 4)
         #expect(calls == 1)
     }
+
+    @Test("#11 computed chain depth")
+    func computedChainDepth() {
+        let graph = Graph()
+        let a = graph.input(0)
+        var runs = 0
+        let b = graph.computed { a.value }
+        let c = graph.computed { b.value }
+        let d = graph.computed { c.value }
+        let e = graph.computed {
+            runs += 1
+            return d.value
+        }
+        #expect(e.value == 0)
+        a.write(1)
+        #expect(e.value == 1)
+        a.write(2)
+        #expect(e.value == 2)
+        #expect(runs == 3)
+    }
 }
 
 @Suite("Conformance: stale evaluation")
@@ -652,6 +692,20 @@ struct StaleEvaluationConformanceTests {
         a.write(1)
         #expect(d.value == 2)
     }
+
+    @Test("#96 downstream correctly marked stale on dep change")
+    func downstreamMarkedStale() {
+        let graph = Graph()
+        let a = graph.input("a")
+        let b = graph.computed { a.value }
+        let c = graph.computed { b.value }
+        let d = graph.computed { c.value }
+        #expect(d.value == "a")
+        a.write("b")
+        #expect(d.value == "b")
+        a.write("c")
+        #expect(d.value == "c")
+    }
 }
 
 @Suite("Conformance: memory")
@@ -713,6 +767,52 @@ struct MemoryConformanceTests {
             a.write(2)
             #expect(runs == 2)
             #expect(d.value == 5)
+        }
+    }
+
+    @Test("#98 subscriptions cleared when all subscribers removed")
+    func subscriptionsClearedWithLastSubscriber() {
+        withGraph { graph in
+            let a = graph.input(0)
+            var runs = 0
+            let effect = graph.effect {
+                _ = a.value
+                runs += 1
+            }
+            a.write(1)
+            #expect(runs == 2)
+            #expect(a.isNecessary)
+            effect.dispose()
+            #expect(!a.isNecessary)
+            a.write(2)
+            a.write(3)
+            #expect(runs == 2)
+        }
+    }
+
+    @Test("#101 disposed effect graph links fully cleaned up")
+    func disposedEffectLinksCleaned() {
+        withGraph { graph in
+            let a = graph.input(0)
+            let b = graph.computed { a.value * 2 }
+            var runs = 0
+            let nodesBefore = graph.nodeCount
+            do {
+                let effect = graph.effect {
+                    _ = b.value
+                    runs += 1
+                }
+                #expect(graph.nodeCount == nodesBefore + 1)
+                effect.dispose()
+            }
+            // Disposed, and its handle gone: the effect's node is freed, and its links with it.
+            #expect(graph.nodeCount == nodesBefore)
+            #expect(!b.isNecessary)
+            #expect(!a.isNecessary)
+            a.write(1)
+            a.write(2)
+            #expect(runs == 1)
+            #expect(b.value == 4)
         }
     }
 }
@@ -788,6 +888,26 @@ struct UntrackedConformanceTests {
             #expect(b.value == 0)
             a.write(1)
             #expect(b.value == 10)
+        }
+    }
+
+    @Test("#77 nested untracked inside effect still blocks tracking")
+    func untrackedBlockInsideEffect() {
+        withGraph { graph in
+            let a = graph.input(0)
+            let b = graph.input(0)
+            var runs = 0
+            graph.effect {
+                graph.untracked {
+                    _ = a.value
+                    _ = b.value
+                }
+                runs += 1
+            }
+            a.write(1)
+            b.write(1)
+            #expect(runs == 1)
+            #expect(!a.isNecessary && !b.isNecessary)
         }
     }
 }
