@@ -20,6 +20,9 @@ struct PhaseComparison: Codable {
     /// The phases in order, then their total.
     var phases: [Phase]
 
+    /// The last phase: the total of the others.
+    var total: Phase { phases[phases.count - 1] }
+
     /// How much longer Incremental's median is than the objects alone's, in nanoseconds per
     /// node (four per layer).
     func nanosecondsAboveObjects(_ phase: Phase) -> Double {
@@ -84,7 +87,7 @@ struct PhaseComparison: Codable {
 let phaseSizes = [(layers: 1_000, iterations: 150), (layers: 2_500, iterations: 80), (layers: 5_000, iterations: 60)]
 
 /// Measures every size of ``phaseSizes`` (`quick`: a few iterations each) and writes the
-/// comparisons to `file` as JSON, for `report --write --phases FILE`.
+/// comparisons to `file` as JSON; `report --write` reads the `phases.json` of each pass.
 func writePhaseComparisons(to file: URL, quick: Bool) throws {
     let comparisons = try phaseSizes.map { size in
         try PhaseComparison.measure(layers: size.layers, iterations: quick ? 2 : size.iterations)

@@ -63,6 +63,24 @@ func loadMeasurements(passes directories: [URL]) throws -> [String: Measurement]
     return best
 }
 
+/// Reads the `phases.json` of each pass that has one and keeps, for each size, the comparison
+/// whose Incremental total median is lowest (the objects alone's come from the same pass,
+/// measured alternately with it).
+func loadPhaseComparisons(passes directories: [URL]) throws -> [PhaseComparison] {
+    var best: [Int: PhaseComparison] = [:]
+    for directory in directories {
+        let file = directory.appending(path: "phases.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { continue }
+        for comparison in try readPhaseComparisons(from: file) {
+            if let kept = best[comparison.layers], kept.total.incrementalMedian <= comparison.total.incrementalMedian {
+                continue
+            }
+            best[comparison.layers] = comparison
+        }
+    }
+    return best.keys.sorted().compactMap { best[$0] }
+}
+
 /// A ratio shown in the headline chart: ours over a peer's, from the same run.
 struct Ratio {
     var label: String
@@ -74,12 +92,11 @@ struct Ratio {
 /// Writes RESULTS.md and results.svg next to Package.swift (or to `outputDirectory`).
 ///
 /// With `requireEveryCase`, fails, naming them, if any case of the catalog has no
-/// measurement in the export (so a run that skipped cases cannot pass). `phases`, measured in
-/// the same run, adds where Incremental's cellx iteration spends its time.
-func writeReport(
-    exportDirectories: [URL], outputDirectory: URL, requireEveryCase: Bool = false, phases: [PhaseComparison]? = nil
-) throws {
+/// measurement in the export (so a run that skipped cases cannot pass). The passes'
+/// `phases.json`, when they have one, add where Incremental's cellx iteration spends its time.
+func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCase: Bool = false) throws {
     let results = try loadMeasurements(passes: exportDirectories)
+    let phases = try loadPhaseComparisons(passes: exportDirectories)
     let cases = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000])
     if requireEveryCase {
         let missing = cases.map(\.name).filter { results[$0] == nil }
@@ -341,23 +358,6 @@ func writeReport(
             "| \(scenario) | Incremental | \(incremental.map(format) ?? "–") | baseline \(baseline.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, baseline))) of it); Observation \(observation.map(format) ?? "–") µs (\(formatRatio(ratio(incremental, observation))) of it); the objects alone \(objects.map(format) ?? "–") µs, \(formatRatio(ratio(objects, baseline))) the baseline |"
         )
     }
-    if let phases {
-        line()
-        line("Where the time goes: `report --phases`, run after the benchmarks on the same build, times each")
-        line("phase of Incremental's cellx iteration and the same phase of the objects alone, alternating")
-        line("the two, without the harness's malloc counting (so the totals are below the medians above):")
-        line("medians per iteration, and how much longer Incremental's is, per node (four per layer).")
-        line()
-        line("| scenario | phase | Incremental µs | objects alone µs | Incremental above, ns per node |")
-        line("| --- | --- | ---: | ---: | ---: |")
-        for comparison in phases {
-            for phase in comparison.phases {
-                line(
-                    "| cellx/\(comparison.layers) | \(phase.name) | \(format(phase.incrementalMedian)) | \(format(phase.objectsMedian)) | \(format(comparison.nanosecondsAboveObjects(phase))) |"
-                )
-            }
-        }
-    }
     let cellxSmall = result("cellx/1000", "Incremental")?.microseconds
     let cellxLarge = result("cellx/5000", "Incremental")?.microseconds
     let cellxGrowth = ratio(cellxLarge.map { $0 / 5 }, cellxSmall)
@@ -400,6 +400,24 @@ func writeReport(
     }
     if let empty = perEvent("incremental/empty-propagation", "Incremental") {
         line("| empty propagation | Incremental | \(format(empty / 1_000)) | Jane Street: under 0.1 µs |")
+    }
+    if !phases.isEmpty {
+        line()
+        line("Where the time goes: after each pass, `report --phases-json` times each phase of Incremental's")
+        line("cellx iteration and the same phase of the objects alone, alternating the two, on the same build")
+        line("and without the harness's malloc counting. For each size the pass whose Incremental total was")
+        line("lowest is shown (as for the benchmarks, every implementation alike): medians per iteration, and")
+        line("how much longer Incremental's is, per node (four per layer).")
+        line()
+        line("| scenario | phase | Incremental µs | objects alone µs | Incremental above, ns per node |")
+        line("| --- | --- | ---: | ---: | ---: |")
+        for comparison in phases {
+            for phase in comparison.phases {
+                line(
+                    "| cellx/\(comparison.layers) | \(phase.name) | \(format(phase.incrementalMedian)) | \(format(phase.objectsMedian)) | \(format(comparison.nanosecondsAboveObjects(phase))) |"
+                )
+            }
+        }
     }
     line()
 

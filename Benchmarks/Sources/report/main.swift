@@ -19,13 +19,13 @@ func usage() -> Never {
                                             to the objects alone's
                report --phases-json FILE [--quick]
                                             the same at 1000, 2500 and 5000 layers, written as JSON
-                                            for --write --phases
-               report --write EXPORT_DIR... [--output DIR] [--require-every-case] [--phases FILE]
+                                            (a full run writes one phases.json per pass)
+               report --write EXPORT_DIR... [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
                                             current folder) from package-benchmark's influx exports, one
                                             EXPORT_DIR per pass (each benchmark's lowest median);
-                                            fail if a case has no measurement; with --phases, show
-                                            the comparison --phases-json wrote
+                                            fail if a case has no measurement; with the phases.json
+                                            of each EXPORT_DIR, where cellx's time goes
         """)
     exit(2)
 }
@@ -64,7 +64,8 @@ case "--phases":
         exit(1)
     }
 case "--phases-json":
-    // `report --phases-json FILE [--quick]`: the comparison at every size, for `--write`.
+    // `report --phases-json FILE [--quick]`: the comparison at every size; `--write` reads
+    // the `phases.json` of each export directory.
     guard arguments.count >= 2 else { usage() }
     do {
         try writePhaseComparisons(to: URL(filePath: arguments[1]), quick: arguments.contains("--quick"))
@@ -98,17 +99,11 @@ case "--write":
         output = options[index + 1]
         options.removeSubrange(index...(index + 1))
     }
-    var phasesFile: URL?
-    if let index = options.firstIndex(of: "--phases") {
-        guard index + 1 < options.count else { usage() }
-        phasesFile = URL(filePath: options[index + 1])
-        options.removeSubrange(index...(index + 1))
-    }
     guard !options.isEmpty, !options.contains(where: { $0.hasPrefix("--") }) else { usage() }
     do {
         try writeReport(
             exportDirectories: options.map { URL(filePath: $0) }, outputDirectory: URL(filePath: output),
-            requireEveryCase: requireEveryCase, phases: try phasesFile.map(readPhaseComparisons(from:)))
+            requireEveryCase: requireEveryCase)
     } catch {
         print("report: \(error)")
         exit(1)
