@@ -1,7 +1,9 @@
 import Incremental
 
 // The reactivity conformance suite (reactive-framework-test-suite), ported to Incremental's
-// auto-tracked API. Each test's name is the suite's case id and title; the suite's
+// auto-tracked API: every case of its two published lines (artalar's, and johnsoncodehk's,
+// which dropped some cases and added others, up to #247), one test per case id (#64, two).
+// Each test's name is the suite's case id and title; the suite's
 // `signal`, `computed`, `effect`, `batch` and `untracked` are `graph.input`,
 // `graph.computed`, `graph.effect`, `graph.batch` and `graph.untracked`, `read()` is
 // `value` (or `get()` where the suite expects a throw) and `write` is `write`. Cases that
