@@ -177,11 +177,11 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
         if let failure = input.failure { return fail(failure) }
         let source = input.current
         guard hasValue, failure == nil, let start = seen.firstNewEdit(of: source) else {
-            // First computation, a reset, or changes missed: rebuild, O(n).
-            let previousVersion = hasValue ? current.version : 0
+            // First computation, a reset, another collection (a `flatMap` switched or
+            // recovered), or changes missed: rebuild, O(n). The rebuilt value is a change of
+            // its own, with a fresh stamp, so that readers below rebuild too.
             current = rebuild(source)
             failure = nil
-            mutateCurrent { $0.version = previousVersion + 1 }
             openWindow = -1
             seen = SeenChange(source)
             return .changed
@@ -194,7 +194,7 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
             mutateCurrent { apply(source, start, &$0) }
             return current.editCount > before ? .changed : .unchanged
         }
-        let (wasReset, version) = (current.isReset, current.version)
+        let (wasReset, change) = (current.isReset, current.change)
         mutateCurrent { swap(&$0.edits, &spareEdits) }
         mutateCurrent { $0.beginChange() }
         mutateCurrent { apply(source, start, &$0) }
@@ -203,12 +203,12 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
             return .changed
         }
         // Nothing changed (a filter dropped every edit): the value stays exactly as it was,
-        // its last change's edits and version included. A new version without edits would
+        // its last change's edits and stamp included. A new change without edits would
         // look to the nodes below like a change they missed, and each would rebuild, O(n).
         mutateCurrent {
             swap(&$0.edits, &spareEdits)
             $0.isReset = wasReset
-            $0.version = version
+            $0.change = change
         }
         return .unchanged
     }
@@ -253,47 +253,6 @@ final class FoldNode<Input: VersionedCollection, Result>: I<Result> {
         apply(&result, source, start)
         return update(to: result)
     }
-}
-
-/// Which change of a collection a derived node applied, and how many of its edits.
-struct SeenChange {
-    var version = -1
-    var editCount = 0
-
-    init() {}
-
-    init(_ collection: some VersionedCollection) {
-        version = collection.version
-        editCount = collection.editCount
-    }
-
-    /// The index of the first edit of `collection` not applied yet, or `nil` if they
-    /// cannot be applied (a reset, or whole changes missed).
-    func firstNewEdit(of collection: some VersionedCollection) -> Int? {
-        if collection.isReset { return collection.version == version ? collection.editCount : nil }
-        if collection.version == version { return editCount <= collection.editCount ? editCount : nil }
-        if collection.version == version + 1 { return 0 }
-        return nil
-    }
-}
-
-/// A collection value that records its changes: a version per change, and whether the
-/// last change replaced everything.
-protocol VersionedCollection {
-    var version: Int { get }
-    var isReset: Bool { get }
-    /// How many edits the current change has recorded.
-    var editCount: Int { get }
-}
-
-/// A collection value a derived node edits: it starts a change and records its edits.
-protocol EditRecordingCollection: VersionedCollection {
-    associatedtype Edit
-    var version: Int { get set }
-    var isReset: Bool { get set }
-    var edits: [Edit] { get set }
-    var hasEdits: Bool { get }
-    mutating func beginChange()
 }
 
 extension IncrementalArray: EditRecordingCollection {

@@ -28,8 +28,9 @@ public struct IncrementalArray<Element> {
     public internal(set) var edits: [ArrayEdit<Element>] = []
     /// Whether the last change replaced the whole array rather than editing it.
     public internal(set) var isReset = true
-    /// Counts changes, so a derived array can tell whether it missed any.
-    var version = 0
+    /// Names this change and the one before it, so a reader can tell whether it missed any
+    /// (see ``ChangeStamp``).
+    var change = ChangeStamp.fresh()
 
     init(_ elements: some Sequence<Element>) {
         tree = PositionalTree(elements)
@@ -49,9 +50,9 @@ public struct IncrementalArray<Element> {
 
     /// Starts the record of a new change.
     mutating func beginChange() {
+        change = change.successor(afterEditCount: edits.count)
         edits.removeAll(keepingCapacity: true)
         isReset = false
-        version += 1
     }
 
     /// Replaces every element, recording a reset.
@@ -59,7 +60,7 @@ public struct IncrementalArray<Element> {
         tree = PositionalTree(elements)
         edits.removeAll()
         isReset = true
-        version += 1
+        change = .fresh()
     }
 
     mutating func insert(_ element: Element, at index: Int) {
@@ -188,4 +189,10 @@ extension Graph {
     public func arrayInput<Element>(_ elements: [Element]) -> ArrayInput<Element> {
         ArrayInput(graph: self, elements: elements)
     }
+}
+
+extension IncrementalArray: CustomStringConvertible {
+    /// The elements, as an array describes them (what the inspector and `debugDescription`
+    /// of a node show); O(n).
+    public var description: String { elements.description }
 }

@@ -23,7 +23,8 @@ public struct IncrementalDictionary<Key: Hashable, Value> {
     public internal(set) var edits: [DictionaryEdit<Key, Value>] = []
     /// Whether the last change replaced every entry rather than editing them.
     public internal(set) var isReset = true
-    var version = 0
+    /// Names this change and the one before it (see ``ChangeStamp``).
+    var change = ChangeStamp.fresh()
 
     init(_ entries: [Key: Value]) {
         self.entries = entries
@@ -36,9 +37,9 @@ public struct IncrementalDictionary<Key: Hashable, Value> {
     public subscript(key: Key) -> Value? { entries[key] }
 
     mutating func beginChange() {
+        change = change.successor(afterEditCount: edits.count)
         edits.removeAll(keepingCapacity: true)
         isReset = false
-        version += 1
     }
 
     /// Stores `value` under `key`, or removes the entry if `value` is `nil`, recording the
@@ -197,4 +198,10 @@ extension I {
 extension IncrementalDictionary: EditRecordingCollection {
     var hasEdits: Bool { !edits.isEmpty }
     var editCount: Int { edits.count }
+}
+
+extension IncrementalDictionary: CustomStringConvertible {
+    /// The entries, as a dictionary describes them (what the inspector and `debugDescription`
+    /// of a node show); O(n).
+    public var description: String { entries.description }
 }
