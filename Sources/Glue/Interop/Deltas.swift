@@ -116,6 +116,11 @@ public struct ObservableDeltas<Base: ObservableType>: DeltaSource where Base.Cha
     public func subscribeDeltas(_ sink: @escaping (DeltaEvent<Base.Change.Delta>) -> Void) -> Connection {
         base.subscribeDeltas(sink)
     }
+
+    /// The observable, when it is an object.
+    public var bridgeIdentity: ObjectIdentifier? {
+        Base.self is AnyClass ? ObjectIdentifier(base as AnyObject) : nil
+    }
 }
 
 extension Variable: DeltaSource {}

@@ -79,7 +79,7 @@ extension I {
     /// ```
     public func elementDeltas<Element>() -> CollectionNodeDeltas<ArrayDelta<Element>>
     where Value == IncrementalArray<Element> {
-        CollectionNodeDeltas { [self] sink in
+        CollectionNodeDeltas(node: self) { [self] sink in
             subscribeEdits(sink, reset: { .reset(to: $0.elements) }, edits: { $0.delta(from: $1) })
         }
     }
@@ -88,7 +88,7 @@ extension I {
     /// each propagation that changes it, as one transaction each. O(edits) per propagation.
     public func entryDeltas<Key, Element>() -> CollectionNodeDeltas<DictionaryDelta<Key, Element>>
     where Value == IncrementalDictionary<Key, Element> {
-        CollectionNodeDeltas { [self] sink in
+        CollectionNodeDeltas(node: self) { [self] sink in
             subscribeEdits(sink, reset: { .reset(to: $0.entries) }, edits: { $0.delta(from: $1) })
         }
     }
@@ -118,7 +118,12 @@ extension I {
 /// since the last one it sent; when it cannot tell which edits are new (the collection was
 /// replaced), it sends a reset.
 public struct CollectionNodeDeltas<Delta: CollectionDelta>: DeltaSource {
+    let node: IncrementalNode
     let subscribe: (@escaping (DeltaEvent<Delta>) -> Void) -> Connection
+
+    /// The node, which is the target a bridge names when the node is an input: so that an
+    /// input driven by the collection it drives stops where a change began.
+    public var bridgeIdentity: ObjectIdentifier? { ObjectIdentifier(node) }
 
     /// Sends the collection, then each propagation's edits, while the connection lasts; the
     /// node is observed meanwhile.

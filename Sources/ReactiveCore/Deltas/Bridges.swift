@@ -32,6 +32,23 @@ public protocol DeltaSource<Delta> {
     /// Sends the current state to `sink` as one transaction, at once, then every change,
     /// until the returned connection disconnects.
     func subscribeDeltas(_ sink: @escaping (DeltaEvent<Delta>) -> Void) -> Connection
+
+    /// The object whose state these deltas change, if it is one: the object a bridge into
+    /// that state names as its target (a variable, an input, a storage, a property).
+    ///
+    /// A ring of bridges (`a.drive(b)` with `b.drive(a)`) stops where a change comes back to
+    /// where it started by comparing these identities with its targets' (see ``drive(_:)``).
+    /// The default is the source itself when it is an object, and `nil` otherwise; a source
+    /// that wraps an object (a struct that sends a node's or a storage's changes) returns that
+    /// object's.
+    var bridgeIdentity: ObjectIdentifier? { get }
+}
+
+extension DeltaSource {
+    /// The source itself when it is an object, `nil` otherwise.
+    public var bridgeIdentity: ObjectIdentifier? {
+        Self.self is AnyClass ? ObjectIdentifier(self as AnyObject) : nil
+    }
 }
 
 /// Something another paradigm can drive with deltas, keeping its transactions.
@@ -92,8 +109,24 @@ extension DeltaSource {
     /// The bridge runs where the source delivers (see ``DeltaSource``): in the target's
     /// isolation domain when both are single-threaded and share one. A Signals source
     /// delivers on the thread that changed it; dispatch to the target's queue first.
+    ///
+    /// ## Rings and two-way bindings
+    ///
+    /// Bridges may form a ring: `a.drive(b)` with `b.drive(a)` binds two values both ways,
+    /// and rings of three or more work alike. A change reaches every member of the ring once
+    /// and stops where it began: a bridge leaves out a change of its source that another
+    /// bridge is making (its source is that bridge's target) when its own target already took
+    /// part in the same cascade of bridge calls (it started the change or was changed by it).
+    /// The whole transaction is left out, its begin and end included, so both sides'
+    /// transactions stay balanced. A change a handler makes (not a bridge) is never left out.
+    ///
+    /// The cascade is the bridges' calls into their targets on one thread, nested: a hop
+    /// through a queue (Signals' `dispatch(to:)`) starts a new one, so a ring through a queue
+    /// stops only where a target ignores a value equal to its own. A ring through sources that
+    /// are not objects (``DeltaSource/bridgeIdentity`` is `nil`) cannot be recognized, nor one
+    /// whose transformations never agree (`b = 2a` with `a = b`): each is a loop.
     public func drive<Target: DeltaTarget>(_ target: Target) -> Connection where Target.IncomingDelta == Delta {
-        let bridge = DeltaBridge(target: target)
+        let bridge = DeltaBridge(target: target, source: bridgeIdentity)
         let upstream = subscribeDeltas { event in bridge.receive(event) }
         let closing: any ClosableBridge = bridge
         return Connection {
@@ -119,39 +152,58 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
         var target: Target?
         var depth = 0
         var pending: [Target.IncomingDelta] = []
+        /// The transactions of the source being left out as echoes of a ring (see
+        /// `BridgeCascade`), nested: their events are dropped until the outermost one ends.
+        var echoDepth = 0
     }
 
     private let state: LockedState<State>
+    private let call: BridgeCascade.Call
 
-    init(target: Target) {
+    init(target: Target, source: ObjectIdentifier?) {
         state = LockedState(State(target: target))
+        call = BridgeCascade.Call(source: source, target: ObjectIdentifier(target))
     }
 
     func receive(_ event: DeltaEvent<Target.IncomingDelta>) {
+        // Whether the event is part of an echo (see `BridgeCascade`) is asked only outside
+        // one, at the first event of a transaction or of a change of its own.
+        let cascade = BridgeCascade.current
         switch event {
         case .begin:
             let target: Target? = state.withLock { state in
+                if state.echoDepth > 0 || cascade.isEcho(call) {
+                    state.echoDepth += 1
+                    return nil
+                }
                 state.depth += 1
                 return state.depth == 1 ? state.target : nil
             }
-            target?.beginTransaction()
+            if let target { cascade.calling(call) { target.beginTransaction() } }
         case .delta(let delta):
             let target: Target? = state.withLock { state in
+                guard state.echoDepth == 0 else { return nil }
                 guard state.depth == 0 else {
                     state.pending.append(delta)
                     return nil
                 }
-                return state.target
+                return cascade.isEcho(call) ? nil : state.target
             }
             // Outside any transaction (one that began before the bridge subscribed): a
             // change of its own.
             if let target {
-                target.beginTransaction()
-                target.apply([delta])
-                target.endTransaction()
+                cascade.calling(call) {
+                    target.beginTransaction()
+                    target.apply([delta])
+                    target.endTransaction()
+                }
             }
         case .end:
             let finished: (Target, [Target.IncomingDelta])? = state.withLock { state in
+                if state.echoDepth > 0 {
+                    state.echoDepth -= 1
+                    return nil
+                }
                 guard state.depth > 0 else { return nil }
                 state.depth -= 1
                 guard state.depth == 0, let target = state.target else { return nil }
@@ -159,8 +211,10 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
                 return (target, state.pending)
             }
             if let (target, deltas) = finished {
-                if !deltas.isEmpty { target.apply(deltas) }
-                target.endTransaction()
+                cascade.calling(call) {
+                    if !deltas.isEmpty { target.apply(deltas) }
+                    target.endTransaction()
+                }
             }
         }
     }
@@ -172,10 +226,51 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
                 state.target = nil
                 state.pending = []
                 state.depth = 0
+                state.echoDepth = 0
             }
             return state.depth > 0 ? state.target : nil
         }
         open?.endTransaction()
+    }
+}
+
+/// The calls bridges are making into their targets on the current thread, outermost first:
+/// what lets a ring of bridges stop where a change began.
+///
+/// A bridge from `a` to `b` calls into `b` (begin, apply, end); `b` tells its own bridges
+/// inside that call, and so on around the ring, each call nested in the one before. When the
+/// bridge from `b` back to `a` is calling into `a`, `a`'s bridge to `b` hears of the change;
+/// its source `a` is the target of a call under way, so the change is a bridge's, and its
+/// target `b` is in the cascade, so `b` already has it: an echo, left out. A change a handler
+/// makes to `a` while `b` is being applied to is not an echo (`a` is not the target of a call
+/// under way), and reaches `b` by the usual rules.
+final class BridgeCascade {
+    /// One bridge's call into its target: the identities of its source (if known) and target.
+    struct Call {
+        var source: ObjectIdentifier?
+        var target: ObjectIdentifier
+    }
+
+    private var calls: [Call] = []
+
+    private static let slot = ThreadLocal { BridgeCascade() }
+
+    /// The current thread's cascade.
+    static var current: BridgeCascade { slot.current }
+
+    /// Whether a change of `call`'s source, heard now, is an echo: a bridge is applying it to
+    /// the source, and `call`'s target started the cascade or was changed in it. O(depth).
+    func isEcho(_ call: Call) -> Bool {
+        guard let source = call.source, !calls.isEmpty else { return false }
+        guard calls.contains(where: { $0.target == source }) else { return false }
+        return calls.contains { $0.target == call.target || $0.source == call.target }
+    }
+
+    /// Runs `body`, a call of a bridge into its target, as part of the cascade.
+    func calling(_ call: Call, _ body: () -> Void) {
+        calls.append(call)
+        defer { calls.removeLast() }
+        body()
     }
 }
 
@@ -200,6 +295,11 @@ public struct ValueDeltas<Base: Subscribable>: DeltaSource {
     /// The values of `base` as deltas.
     public init(_ base: Base) {
         self.base = base
+    }
+
+    /// The base, when it is an object (a Signals property, a Resin store, an observed value).
+    public var bridgeIdentity: ObjectIdentifier? {
+        Base.self is AnyClass ? ObjectIdentifier(base as AnyObject) : nil
     }
 
     /// Sends each value of the base as one transaction.

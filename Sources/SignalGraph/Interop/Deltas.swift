@@ -47,7 +47,12 @@ extension SetTransition {
 /// storage sends one to the bridge's sensor when the bridge disconnects), and a later
 /// initiation resets it.
 public struct SignalDeltas<Delta>: DeltaSource {
+    let emitter: ObjectIdentifier
     let subscribe: (@escaping (DeltaEvent<Delta>) -> Void) -> Connection
+
+    /// The emitter, which is the target a bridge names when it is a storage: so that a
+    /// storage driven by what it drives stops where a change began.
+    public var bridgeIdentity: ObjectIdentifier? { emitter }
 
     /// Registers a sensor on the emitter that sends its signals as deltas; the connection
     /// deregisters it. A storage's initiation arrives at once (or, during a delivery, when
@@ -88,7 +93,7 @@ extension Emitter {
     private func stateDeltas<Snapshot, Transition, Delta>(
         reset: @escaping (Snapshot) -> Delta, delta: @escaping (Transition) -> Delta
     ) -> SignalDeltas<Delta> where OutgoingSignal == StateSignal<Snapshot, Transition> {
-        SignalDeltas { [self] sink in
+        SignalDeltas(emitter: ObjectIdentifier(self)) { [self] sink in
             subscribe { signal in
                 switch signal {
                 case .initiation(let snapshot):

@@ -30,4 +30,8 @@ extension Property: DeltaSource {
     public func subscribeDeltas(_ sink: @escaping (DeltaEvent<Value>) -> Void) -> Connection {
         ValueDeltas(didSet).subscribeDeltas(sink)
     }
+
+    /// The property, the object a bridge into it names as its target: so that two properties
+    /// that drive each other stop where a change began (see `drive(_:)`).
+    public var bridgeIdentity: ObjectIdentifier? { ObjectIdentifier(self) }
 }
