@@ -70,4 +70,106 @@ struct AdversarialBridgeTests {
         }
         #expect(first == nil && last == nil)
     }
+
+    /// A target that records every call made off its queue, and can hold the source's
+    /// transaction open (its `beginTransaction` waits) while the test disconnects the bridge.
+    final class QueueBoundTarget: DeltaTarget, @unchecked Sendable {
+        // Unchecked: the counters are behind `LockedBox`; the semaphores are thread-safe.
+        let queue: DispatchQueue
+        private let key = DispatchSpecificKey<Bool>()
+        let calls = LockedBox((begins: 0, applied: [Int](), ends: 0, offQueue: 0))
+        let holdNextBegin = LockedBox(false)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        init(queue: DispatchQueue) {
+            self.queue = queue
+            queue.setSpecific(key: key, value: true)
+        }
+
+        private func record(_ change: (inout (begins: Int, applied: [Int], ends: Int, offQueue: Int)) -> Void) {
+            let onQueue = DispatchQueue.getSpecific(key: key) == true
+            calls.mutate {
+                change(&$0)
+                if !onQueue { $0.offQueue += 1 }
+            }
+        }
+
+        func beginTransaction() {
+            record { $0.begins += 1 }
+            var hold = false
+            holdNextBegin.mutate { swap(&hold, &$0) }
+            if hold {
+                entered.signal()
+                release.wait()
+            }
+        }
+
+        func apply(_ deltas: [Int]) { record { $0.applied += deltas } }
+
+        func endTransaction() { record { $0.ends += 1 } }
+    }
+
+    @Test("a bridge on a queue disconnected from another thread mid-transaction: the target's transaction ends on its queue")
+    func disconnectMidTransactionFromAnotherThread() {
+        let queue = DispatchQueue(label: "target")
+        let source = Property(value: 0)
+        let target = QueueBoundTarget(queue: queue)
+        let bridge = ValueDeltas(source.didSet.dispatch(to: queue)).drive(target)
+        queue.sync {}
+        target.holdNextBegin.mutate { $0 = true }
+        source.value = 1
+        target.entered.wait()  // the queue is inside the target's beginTransaction
+        bridge.disconnect()
+        target.release.signal()
+        queue.sync {}
+        let calls = target.calls.read { $0 }
+        #expect(calls.offQueue == 0, "every call reached the target on its queue")
+        #expect(calls.begins == calls.ends, "the target's transactions are balanced")
+        #expect(!calls.applied.contains(1), "the transaction under way when the bridge closed applies nothing")
+        source.value = 2
+        queue.sync {}
+        #expect(target.calls.read { $0.applied }.last != 2, "nothing after the disconnect")
+    }
+
+    /// An Incremental graph that lives on a queue, driven by a Signals property written from
+    /// four threads, disconnected from a fifth: ThreadSanitizer sees every access to the
+    /// graph on the queue (the step runs this suite under it).
+    @Test("a graph on a queue driven from four writing threads, disconnected from a fifth: the graph is touched only on its queue")
+    func graphOnQueueDisconnectedFromAnotherThread() {
+        final class GraphOnQueue: @unchecked Sendable {
+            // Unchecked: made, read and written only on `queue`.
+            let graph = Graph()
+            let input: Input<Int>
+            var seen: [Int] = []
+            var observation: Connection?
+
+            init() {
+                input = graph.input(0)
+                observation = input.observe { [unowned self] in seen.append($0) }
+            }
+        }
+        let queue = DispatchQueue(label: "graph")
+        let world = queue.sync { GraphOnQueue() }
+        let source = Property(value: 0)
+        for _ in 0..<20 {
+            let bridge = ValueDeltas(source.didSet.dispatch(to: queue)).drive(world.input)
+            DispatchQueue.concurrentPerform(iterations: 5) { thread in
+                if thread == 4 {
+                    bridge.disconnect()
+                } else {
+                    for index in 1...50 { source.value = thread * 1_000 + index }
+                }
+            }
+            queue.sync {}
+            // No batch was left open: a write on the queue propagates at once.
+            let propagated = queue.sync {
+                world.input.write(-1)
+                return world.seen.last == -1
+            }
+            #expect(propagated)
+        }
+        queue.sync { world.observation = nil }
+    }
 }
+

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What a ``DeltaSource`` sends: its changes, grouped by its transactions.
 ///
 /// Every ``delta(_:)`` comes between a ``begin`` and its ``end``; transactions may nest, and
@@ -155,6 +163,11 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
         /// The transactions of the source being left out as echoes of a ring (see
         /// `BridgeCascade`), nested: their events are dropped until the outermost one ends.
         var echoDepth = 0
+        /// The thread the source's open transaction began on: where the target lives.
+        var transactionThread: pthread_t?
+        /// Closed from another thread while the source's transaction was open there: the
+        /// source's thread ends the target's transaction at the source's end, and lets go.
+        var closing = false
     }
 
     private let state: LockedState<State>
@@ -177,12 +190,14 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
                     return nil
                 }
                 state.depth += 1
-                return state.depth == 1 ? state.target : nil
+                guard state.depth == 1, !state.closing else { return nil }
+                state.transactionThread = pthread_self()
+                return state.target
             }
             if let target { cascade.calling(call) { target.beginTransaction() } }
         case .delta(let delta):
             let target: Target? = state.withLock { state in
-                guard state.echoDepth == 0 else { return nil }
+                guard state.echoDepth == 0, !state.closing else { return nil }
                 guard state.depth == 0 else {
                     state.pending.append(delta)
                     return nil
@@ -207,6 +222,14 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
                 guard state.depth > 0 else { return nil }
                 state.depth -= 1
                 guard state.depth == 0, let target = state.target else { return nil }
+                state.transactionThread = nil
+                if state.closing {
+                    // Closed from another thread meanwhile: end the target's transaction
+                    // here, where it lives, without the deltas, and let go.
+                    state.closing = false
+                    state.target = nil
+                    return (target, [])
+                }
                 defer { state.pending = [] }
                 return (target, state.pending)
             }
@@ -220,13 +243,25 @@ final class DeltaBridge<Target: DeltaTarget>: ClosableBridge, @unchecked Sendabl
     }
 
     /// Lets go of the target, ending its transaction if one is open.
+    ///
+    /// The target is touched only on the thread where the source delivers: closed there (by
+    /// a handler, or between transactions), the open transaction ends at once; closed from
+    /// another thread while the source's transaction is open on its own, the source's thread
+    /// ends it when the source's transaction ends (the deltas left are dropped), so a graph
+    /// on a queue is never called from the disconnecting thread.
     func close() {
         let open: Target? = state.withLock { state in
+            state.pending = []
+            if state.depth > 0, let thread = state.transactionThread, pthread_equal(thread, pthread_self()) == 0 {
+                state.closing = true
+                return nil
+            }
             defer {
                 state.target = nil
-                state.pending = []
                 state.depth = 0
                 state.echoDepth = 0
+                state.transactionThread = nil
+                state.closing = false
             }
             return state.depth > 0 ? state.target : nil
         }
