@@ -234,6 +234,34 @@ struct TapeTests {
         }
         expectStandardError(of: unknown, contains: "TapeRecorder.replay: the tape has channel a,")
     }
+
+    @Test("a tape in memory replayed into a program whose channel changed type is refused before anything runs, naming the channel")
+    func changedType() async {
+        let changed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = TapeRecorder(scheduler: TestScheduler())
+            recorder.channel("count") { (_: Int) in }.send(1)
+            let scheduler = TestScheduler()
+            let replaying = TapeRecorder(scheduler: scheduler)
+            _ = replaying.channel("count") { (_: String) in }
+            _ = replaying.replay(recorder.tape)
+            scheduler.advance()
+        }
+        expectStandardError(of: changed, contains: "TapeRecorder.replay: channel count takes String, but the tape holds a Int for it")
+    }
+
+    @Test("a tape's times: one past 64 bits of nanoseconds is not encoded, a negative one is not decoded")
+    func extremeTimes() throws {
+        let scheduler = TestScheduler()
+        let recorder = TapeRecorder(scheduler: scheduler)
+        let channel = recorder.channel("a") { (_: Int) in }
+        scheduler.advance(by: .seconds(Int64.max / 2))
+        channel.send(1)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(recorder.tape) }
+        let negative = Data(#"{"entries":[{"time":-1,"channel":"a","value":1}]}"#.utf8)
+        let decoder = JSONDecoder()
+        decoder.userInfo[Tape.valueTypesKey] = recorder.valueTypes
+        #expect(throws: DecodingError.self) { try decoder.decode(Tape.self, from: negative) }
+    }
 }
 
 /// A Cycle program: the screen driver reports typed words; the model is the letters typed.

@@ -206,6 +206,55 @@ struct HistoryDriverTests {
         #expect(Location(path: "/", query: [:]).description == "/")
     }
 
+    @Test(
+        "every location survives its own round trip, and its address never begins with // (which would name a host)",
+        arguments: [1, 2, 3] as [UInt64])
+    func locationRoundTrip(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["/", "//", "a", "%", "%2F", "?", "#", "&", "=", "+", ":", "@", " ", "é", "😀", ".", "..", ";", "\u{0}", "evil.example"]
+        func text(_ count: Int) -> String {
+            (0..<count).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        for step in 0..<2_000 {
+            var query: [String: String] = [:]
+            for _ in 0..<Int.random(in: 0..<3, using: &random) {
+                query[text(Int.random(in: 0..<3, using: &random))] = text(Int.random(in: 0..<3, using: &random))
+            }
+            let location = Location(path: text(Int.random(in: 0..<6, using: &random)), query: query)
+            let address = location.description
+            #expect(!address.hasPrefix("//"), "seed \(seed), step \(step): \(address)")
+            #expect(Location(parsing: address) == location, "seed \(seed), step \(step): \(location) as \(address)")
+            #expect(URL(string: address)?.host == nil, "seed \(seed), step \(step): \(address) names a host")
+        }
+    }
+
+    @Test("a path that would name another host is written so that it does not, and comes back the same")
+    func locationNamingAHost() throws {
+        let parsed = try #require(Location(parsing: "/%2F%2Fevil.example/phish"))
+        #expect(parsed.path == "///evil.example/phish" || parsed.path == "//evil.example/phish")
+        #expect(!parsed.description.hasPrefix("//"))
+        #expect(Location(parsing: parsed.description) == parsed)
+        let direct = Location(path: "//evil.example/x")
+        #expect(direct.description == "/%2Fevil.example/x")
+        #expect(Location(parsing: direct.description) == direct)
+        #expect(Location(path: "a:b").description == "a%3Ab")
+    }
+
+    @Test("going by an offset past either end, Int.min and Int.max included, does nothing")
+    func extremeOffsets() {
+        var model = HistoryModel(entries: ["/", "/a", "/b"], index: 1)
+        for offset in [Int.max, Int.min, Int.max - 1, Int.min + 1, 2, -2] {
+            model.go(offset)
+            #expect(model.index == 1, "go(\(offset))")
+        }
+        model.go(1)
+        #expect(model.location == "/b")
+        let history = MemoryHistory(model)
+        history.go(Int.max)
+        history.go(Int.min)
+        #expect(history.model == model)
+    }
+
     @Test("the router tries patterns in order, lets a closure refuse, captures the rest, and reads the query")
     func router() {
         #expect(screens.match("/") == .list)

@@ -43,14 +43,59 @@ public struct Location: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     }
 
     /// The location as an address: the path and the query items sorted by name, escaped
-    /// where needed. `Location(parsing: location.description) == location`.
+    /// where needed. `Location(parsing: location.description) == location` for every
+    /// location, and the address never begins with `//` (which a browser or `URL` would read
+    /// as the name of a host): a path that begins with two slashes is written `/%2F…`.
     public var description: String {
-        var components = URLComponents()
-        components.path = path
+        var address = Self.escaped(path, keeping: Self.pathCharacters, isPath: true)
         if !query.isEmpty {
-            components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            address += "?"
+            address += query.sorted { $0.key < $1.key }
+                .map {
+                    Self.escaped($0.key, keeping: Self.queryCharacters, isPath: false) + "="
+                        + Self.escaped($0.value, keeping: Self.queryCharacters, isPath: false)
+                }
+                .joined(separator: "&")
         }
-        return components.string ?? path
+        return address
+    }
+
+    /// What a path keeps unescaped: RFC 3986's unreserved characters, the sub-delimiters but
+    /// `;` and `&`, `:`, `@` and `/`.
+    private static let pathCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*+,=:@/".utf8)
+    /// What a query item's name or value keeps unescaped: the unreserved characters and a few
+    /// that separate nothing in a query (not `&`, `=`, `+`, `#` or `%`).
+    private static let queryCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,:@/?".utf8)
+
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+
+    /// `text` with every byte not in `kept` percent-escaped. In a path, a second slash right
+    /// after the first (`//` would name a host) is escaped, and so is a `:` in the first
+    /// segment of a path that does not begin with `/` (it would name a scheme).
+    private static func escaped(_ text: String, keeping kept: Set<UInt8>, isPath: Bool) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var inFirstSegment = true
+        let isRelative = isPath && !text.hasPrefix("/")
+        for (offset, byte) in text.utf8.enumerated() {
+            var keep = kept.contains(byte)
+            if isPath {
+                if byte == UInt8(ascii: "/") {
+                    if offset == 1 && text.utf8.first == UInt8(ascii: "/") { keep = false }
+                    inFirstSegment = false
+                } else if byte == UInt8(ascii: ":") && isRelative && inFirstSegment {
+                    keep = false
+                }
+            }
+            if keep {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+                result.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return result
     }
 }
 
@@ -105,10 +150,10 @@ public struct HistoryModel: Hashable, Sendable, Codable {
     }
 
     /// Moves `offset` entries back (negative) or forward; an offset past either end does
-    /// nothing, as in a browser.
+    /// nothing, as in a browser (`Int.min` and `Int.max` included).
     public mutating func go(_ offset: Int) {
-        let target = index + offset
-        guard entries.indices.contains(target) else { return }
+        let (target, overflow) = index.addingReportingOverflow(offset)
+        guard !overflow, entries.indices.contains(target) else { return }
         index = target
     }
 
@@ -117,6 +162,34 @@ public struct HistoryModel: Hashable, Sendable, Codable {
 
     /// Moves one entry forward, if there is one.
     public mutating func forward() { go(1) }
+}
+
+extension HistoryModel {
+    private enum CodingKeys: String, CodingKey {
+        case entries, index
+    }
+
+    /// Decodes a history encoded by `encode(to:)`, through the checks of
+    /// ``init(entries:index:)``.
+    ///
+    /// Throws `DecodingError.dataCorrupted` naming `entries` when there are none, and `index`
+    /// when it is not one of their positions: a session file or a deep link never yields a
+    /// history whose ``location`` would stop the program.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode([Location].self, forKey: .entries)
+        let index = try container.decode(Int.self, forKey: .index)
+        guard !entries.isEmpty else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .entries, in: container, debugDescription: "A history needs at least one entry")
+        }
+        guard entries.indices.contains(index) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .index, in: container,
+                debugDescription: "A history's index must be one of its entries' positions (0..<\(entries.count)), not \(index)")
+        }
+        self.init(entries: entries, index: index)
+    }
 }
 
 /// What a ``HistoryDriver`` reports.

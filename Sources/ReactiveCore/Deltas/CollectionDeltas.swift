@@ -148,7 +148,34 @@ extension ArrayDelta: Sendable where Element: Sendable {}
 extension ArrayDelta.Edit: Hashable where Element: Hashable {}
 extension ArrayDelta: Hashable where Element: Hashable {}
 extension ArrayDelta.Edit: Codable where Element: Codable {}
-extension ArrayDelta: Codable where Element: Codable {}
+extension ArrayDelta: Codable where Element: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case edits
+    }
+
+    /// Decodes a delta encoded by `encode(to:)`.
+    ///
+    /// Throws `DecodingError.dataCorrupted` naming `edits` when a position is negative: no
+    /// array has one. (Whether a position is in range depends on the array the delta is
+    /// applied to; ``apply(to:)`` checks that.)
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let edits = try container.decode([Edit].self, forKey: .edits)
+        for edit in edits {
+            let positions: [Int] =
+                switch edit {
+                case .insert(_, let index), .remove(let index), .update(_, let index): [index]
+                case .move(let from, let to): [from, to]
+                case .reset: []
+                }
+            if let negative = positions.first(where: { $0 < 0 }) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .edits, in: container, debugDescription: "An array delta's position is negative: \(negative)")
+            }
+        }
+        self.init(edits)
+    }
+}
 
 // MARK: Dictionaries
 

@@ -21,8 +21,13 @@ public struct CollectStateMachine<Value> {
     public init(count: Int) {
         precondition(count >= 1, "collect(_:) needs a count of at least 1, got \(count)")
         self.count = count
-        gathered.reserveCapacity(count)
+        gathered.reserveCapacity(Self.reserved(for: count))
     }
+
+    /// The capacity to reserve for an array of `count`: a large count (up to `Int.max`) is
+    /// gathered as values come, not allocated up front.
+    @usableFromInline
+    static func reserved(for count: Int) -> Int { Swift.min(count, 1_024) }
 
     /// The values gathered so far.
     @inlinable
@@ -52,7 +57,7 @@ public struct CollectStateMachine<Value> {
     mutating func take() -> [Value] {
         defer {
             gathered = []
-            gathered.reserveCapacity(count)
+            gathered.reserveCapacity(Self.reserved(for: count))
         }
         return gathered
     }

@@ -90,14 +90,25 @@ extension Tape: Codable {
 
     /// Encodes every entry: its time in nanoseconds, its channel and its value.
     ///
-    /// - Throws: ``TapeError/notCodable(channel:)`` for a value that is not `Encodable`.
+    /// - Throws: ``TapeError/notCodable(channel:)`` for a value that is not `Encodable`, and
+    ///   `EncodingError.invalidValue` for a time past what 64 bits of nanoseconds hold (292
+    ///   years).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         var list = container.nestedUnkeyedContainer(forKey: .entries)
         for entry in entries {
             var item = list.nestedContainer(keyedBy: Keys.self)
             let (seconds, attoseconds) = entry.time.components
-            try item.encode(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, forKey: .time)
+            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let (nanoseconds, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+            guard !overflow, !overflowAgain else {
+                throw EncodingError.invalidValue(
+                    entry.time,
+                    .init(
+                        codingPath: item.codingPath + [Keys.time],
+                        debugDescription: "Tape: an entry's time, \(entry.time), is more nanoseconds than an Int64 holds"))
+            }
+            try item.encode(nanoseconds, forKey: .time)
             try item.encode(entry.channel, forKey: .channel)
             guard let value = entry.box.value as? any Encodable else {
                 throw TapeError.notCodable(channel: entry.channel)
@@ -109,7 +120,8 @@ extension Tape: Codable {
     /// Decodes a tape, each value as the type `userInfo[Tape.valueTypesKey]` gives for its
     /// channel.
     ///
-    /// - Throws: ``TapeError/unknownChannel(_:)`` for a channel with no type there.
+    /// - Throws: ``TapeError/unknownChannel(_:)`` for a channel with no type there, and
+    ///   `DecodingError.dataCorrupted` naming `time` for a negative time.
     public init(from decoder: any Decoder) throws {
         let types = (decoder.userInfo[Self.valueTypesKey] as? TapeValueTypes)?.types ?? [:]
         let container = try decoder.container(keyedBy: Keys.self)
@@ -118,6 +130,11 @@ extension Tape: Codable {
         while !list.isAtEnd {
             let item = try list.nestedContainer(keyedBy: Keys.self)
             let nanoseconds = try item.decode(Int64.self, forKey: .time)
+            guard nanoseconds >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .time, in: item,
+                    debugDescription: "Tape: an entry's time is an offset from the recording's start, never negative: \(nanoseconds)")
+            }
             let channel = try item.decode(String.self, forKey: .channel)
             guard let type = types[channel] else { throw TapeError.unknownChannel(channel) }
             let value = try item.decode(type, forKey: .value)
@@ -151,6 +168,9 @@ public final class TapeRecorder: Sendable {
         // documentation); the recorder only stores it.
         let apply: (Any) -> Void
         let decodable: (any Decodable.Type)?
+        /// The channel's value type, and whether a value is one.
+        let valueType: Any.Type
+        let accepts: (Any) -> Bool
     }
 
     private let state = LockedState(State())
@@ -193,7 +213,8 @@ public final class TapeRecorder: Sendable {
     private func register<Value>(
         _ name: String, apply: @escaping (Value) -> Void, decodable: (any Decodable.Type)?
     ) -> TapeChannel<Value> {
-        let entry = ChannelEntry(apply: { apply($0 as! Value) }, decodable: decodable)
+        let entry = ChannelEntry(
+            apply: { apply($0 as! Value) }, decodable: decodable, valueType: Value.self, accepts: { $0 is Value })
         let isNew = state.withLock { state in
             guard state.channels[name] == nil else { return false }
             state.channels[name] = entry
@@ -214,13 +235,20 @@ public final class TapeRecorder: Sendable {
     /// the tape's order. Advance the scheduler to run them; the connection cancels what has
     /// not run.
     ///
-    /// - Precondition: Every channel of the tape has a channel of this name here.
+    /// - Precondition: Every channel of the tape has a channel of this name here, whose
+    ///   values are of the type the tape's are (a tape of a program whose channel changed
+    ///   type is refused before anything runs).
     public func replay(_ tape: Tape) -> Connection {
         let channels = state.withLock { $0.channels }
         for entry in tape.entries {
+            guard let channel = channels[entry.channel] else {
+                preconditionFailure(
+                    "TapeRecorder.replay: the tape has channel \(entry.channel), which this program does not")
+            }
             precondition(
-                channels[entry.channel] != nil,
-                "TapeRecorder.replay: the tape has channel \(entry.channel), which this program does not")
+                channel.accepts(entry.box.value),
+                "TapeRecorder.replay: channel \(entry.channel) takes \(channel.valueType), but the tape holds a \(type(of: entry.box.value)) for it"
+            )
         }
         let connections = tape.entries.map { entry in
             let apply = channels[entry.channel]!.apply

@@ -15,9 +15,12 @@ public struct SchedulerInstant: InstantProtocol, CustomStringConvertible {
     /// The scheduler's origin.
     public static let zero = SchedulerInstant(offset: .zero)
 
-    /// The instant `duration` later (or earlier, for a negative duration).
+    /// The instant `duration` later (or earlier, for a negative duration); past the end of
+    /// what `Duration` holds (about 5 · 10¹⁸ years), the last instant it holds, never a trap.
     public func advanced(by duration: Duration) -> SchedulerInstant {
-        SchedulerInstant(offset: offset + duration)
+        let (sum, overflow) = offset.attoseconds.addingReportingOverflow(duration.attoseconds)
+        guard overflow else { return SchedulerInstant(offset: Duration(attoseconds: sum)) }
+        return SchedulerInstant(offset: Duration(attoseconds: duration > .zero ? .max : .min))
     }
 
     /// The time from this instant to `other`.

@@ -185,26 +185,40 @@ extension StackState: Codable where Element: Codable {
         case ids, elements, nextID
     }
 
-    /// Decodes a stack encoded by ``encode(to:)``.
+    /// Decodes a stack encoded by ``encode(to:)``, through the rules a stack keeps when it
+    /// numbers its own elements.
     ///
-    /// Throws `DecodingError.dataCorrupted` when the ids and elements do not match up: a
-    /// different count, an id twice, or an id at or above the next number to give.
+    /// Throws `DecodingError.dataCorrupted` naming the field: `elements` when they are not as
+    /// many as the ids, `ids` when an id is negative, given twice, or not below the next number
+    /// to give, and `nextID` when it is negative or above 2⁵³ (more than a stack numbering one
+    /// id per push reaches, and than a JSON number holds exactly), so that every push after
+    /// decoding has a number to give.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let ids = try container.decode([StackElementID].self, forKey: .ids)
         let elements = try container.decode([Element].self, forKey: .elements)
         let nextID = try container.decode(Int.self, forKey: .nextID)
-        guard ids.count == elements.count, Set(ids).count == ids.count, ids.allSatisfy({ $0.rawValue < nextID })
-        else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "A stack's ids must be as many as its elements, distinct, and below nextID"))
+        guard (0...Self.largestNextID).contains(nextID) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .nextID, in: container,
+                debugDescription: "A stack's nextID must be in 0...\(Self.largestNextID), not \(nextID)")
+        }
+        guard ids.count == elements.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .elements, in: container,
+                debugDescription: "A stack has \(ids.count) ids and \(elements.count) elements; they must be as many")
+        }
+        guard Set(ids).count == ids.count, ids.allSatisfy({ (0..<nextID).contains($0.rawValue) }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .ids, in: container, debugDescription: "A stack's ids must be distinct and in 0..<nextID (\(nextID))")
         }
         self.ids = ids
         self.elements = Dictionary(uniqueKeysWithValues: zip(ids, elements))
         self.nextID = nextID
     }
+
+    /// The largest next number a decoded stack may have: 2⁵³.
+    static var largestNextID: Int { 1 << 53 }
 
     /// Encodes the ids, the elements (bottom first) and the next number to give.
     public func encode(to encoder: any Encoder) throws {

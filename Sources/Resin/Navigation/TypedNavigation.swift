@@ -75,7 +75,53 @@ public struct StackAction<Element: Sendable>: RoutedAction {
 
 extension StackAction.Operation: Equatable where Element: Equatable {}
 extension StackAction: Equatable where Element: Equatable {}
-extension StackAction.Operation: Codable where Element: Codable {}
+extension StackAction.Operation: Codable where Element: Codable {
+    /// The form the cases are encoded in: `Codable`'s own for the enum.
+    private enum Coded: Codable {
+        case push(Element)
+        case pop(count: Int)
+        case popTo(StackElementID)
+        case popFrom(StackElementID)
+        case popToRoot
+        case setPath([Element])
+    }
+
+    /// Decodes an operation encoded by `encode(to:)`.
+    ///
+    /// Throws `DecodingError.dataCorrupted` for a `pop` of a negative count, which
+    /// ``StackState/apply(_:)`` would refuse.
+    public init(from decoder: any Decoder) throws {
+        switch try Coded(from: decoder) {
+        case .push(let element): self = .push(element)
+        case .pop(let count):
+            guard count >= 0 else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "A stack's pop count must not be negative, not \(count)"))
+            }
+            self = .pop(count: count)
+        case .popTo(let id): self = .popTo(id)
+        case .popFrom(let id): self = .popFrom(id)
+        case .popToRoot: self = .popToRoot
+        case .setPath(let elements): self = .setPath(elements)
+        }
+    }
+
+    /// Encodes the case and its values.
+    public func encode(to encoder: any Encoder) throws {
+        let coded: Coded =
+            switch self {
+            case .push(let element): .push(element)
+            case .pop(let count): .pop(count: count)
+            case .popTo(let id): .popTo(id)
+            case .popFrom(let id): .popFrom(id)
+            case .popToRoot: .popToRoot
+            case .setPath(let elements): .setPath(elements)
+            }
+        try coded.encode(to: encoder)
+    }
+}
 extension StackAction: Codable where Element: Codable {}
 
 extension StackState {

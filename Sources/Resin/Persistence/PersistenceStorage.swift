@@ -18,6 +18,43 @@ public enum PersistenceLocation: Hashable, Sendable, Codable, CustomStringConver
     /// A key of the process's memory: kept while the process runs, shared by its stores.
     case memory(String)
 
+    /// The form the cases are encoded in: `Codable`'s own for the enum.
+    private enum Coded: Codable {
+        case file(URL)
+        case userDefaults(key: String, suite: String?)
+        case memory(String)
+    }
+
+    /// Decodes a location encoded by `encode(to:)`.
+    ///
+    /// Throws `DecodingError.dataCorrupted` for a file location whose URL is not a file URL
+    /// (`https://…` names no file to write).
+    public init(from decoder: any Decoder) throws {
+        switch try Coded(from: decoder) {
+        case .file(let url):
+            guard url.isFileURL else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "A persisted state's file location must be a file URL, not \(url)"))
+            }
+            self = .file(url)
+        case .userDefaults(let key, let suite): self = .userDefaults(key: key, suite: suite)
+        case .memory(let key): self = .memory(key)
+        }
+    }
+
+    /// Encodes the case and its values.
+    public func encode(to encoder: any Encoder) throws {
+        let coded: Coded =
+            switch self {
+            case .file(let url): .file(url)
+            case .userDefaults(let key, let suite): .userDefaults(key: key, suite: suite)
+            case .memory(let key): .memory(key)
+            }
+        try coded.encode(to: encoder)
+    }
+
     /// The file's path, `defaults:` and the key, or `memory:` and the key.
     public var description: String {
         switch self {
