@@ -184,13 +184,7 @@ if let replayPath {
     }
 }
 if let recordPath {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    do {
-        try encoder.encode(recorder.tape).write(to: URL(fileURLWithPath: recordPath))
-    } catch {
-        exampleFailure("cannot save tape \(recordPath): \(error)", usage: usage)
-    }
+    saveTape(recorder.tape, toPath: recordPath, usage: usage)
 }
 for bridge in bridges { bridge.disconnect() }
 for connection in [counting, rendering, reducer] { connection.disconnect() }

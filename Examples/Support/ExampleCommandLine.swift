@@ -130,13 +130,20 @@ public final class CommandTape: @unchecked Sendable {
     /// The body of ``save()``, with the lock held.
     private func write() {
         guard let recordPath else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(recorder.tape).write(to: URL(fileURLWithPath: recordPath))
-        } catch {
-            exampleFailure("cannot save tape \(recordPath): \(error)", usage: usage)
-        }
+        saveTape(recorder.tape, toPath: recordPath, usage: usage)
+    }
+}
+
+/// Writes `tape` as JSON to the file at `path` through the package's durable writer (whole or
+/// not at all, through symbolic links), or stops the program with the reason and `usage`.
+public func saveTape(_ tape: Tape, toPath path: String, usage: String) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+        let data = try encoder.encode(tape)
+        try data.withUnsafeBytes { try DurableFile.replace(atPath: path, with: $0) }
+    } catch {
+        exampleFailure("cannot save tape \(path): \(error)", usage: usage)
     }
 }
 

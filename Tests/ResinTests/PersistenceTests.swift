@@ -289,6 +289,32 @@ struct PersistenceTests {
         _ = (persistence, reducers)
     }
 
+    @Test("a JSON file is written by the package's durable writer: a link to a file not written yet is kept, and a failed write leaves nothing")
+    @MainActor
+    func usesTheDurableWriter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let link = directory.appendingPathComponent("preferences.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "later.json")
+        let blocked = directory.appendingPathComponent("blocked.json")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: false)
+        do {
+            let (store, _, reducers, errors) = persistedStore(.live)
+            let persistence = store.focus(\.preferences).persist(.jsonFile(link))
+            let failing = store.focus(\.preferences).persist(.jsonFile(blocked))
+            store.dispatch(SetTheme(theme: "sepia"))
+            persistence.disconnect()
+            failing.disconnect()
+            #expect(errors.errors.contains { "\($0)".contains("blocked.json") }, "the failed write is reported")
+            _ = reducers
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "later.json")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("later.json").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["blocked.json", "later.json", "preferences.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: blocked.path).isEmpty)
+    }
+
     @Test(
         "a JSON file behind a symbolic link is replaced where it lies, the link kept; two writes in a second both land")
     @MainActor

@@ -155,61 +155,21 @@ struct SessionFiles: Sendable {
 }
 
 extension SessionFiles {
-    /// The file that `url` names once symbolic links in its last component are followed,
-    /// whether or not that file exists yet (a link to a file not yet written is followed
-    /// too). Gives up after 32 links, as the system does, and returns the last one.
+    /// The file that `url` names once symbolic links in its last component are followed
+    /// (``DurableFile/resolvingLinks(_:)``): where a corrupt file is moved aside from.
     static func followingLinks(_ url: URL) -> URL {
-        var current = url
-        for _ in 0..<32 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
-                return current
-            }
-            current =
-                destination.hasPrefix("/")
-                ? URL(filePath: destination)
-                : current.deletingLastPathComponent().appending(path: destination).standardizedFileURL
-        }
-        return current
+        URL(filePath: DurableFile.resolvingLinks(url.path))
     }
 
-    /// Writes `data` to a new temporary file next to `url`, flushes it to the disk, and renames it
-    /// over `url`. On any failure the temporary file is removed and the file at `url` is intact.
+    /// Replaces the file at `url` with `data` through the package's durable writer: whole or
+    /// not at all, nothing left behind on a failure (see `DurableFile`).
     static func replaceAtomically(_ url: URL, with data: Data) throws {
-        let name = url.lastPathComponent
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
-        // The session file's permissions carry over; a new one gets the usual ones (umask applied).
-        var existing = stat()
-        let mode = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw SessionFileError.posix("could not write \(name)", errno) }
-        var failure: SessionFileError?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = .posix("could not write \(name)", errno)
-                    return
-                }
-                offset += written
+        do {
+            try data.withUnsafeBytes { bytes in
+                try DurableFile.replace(atPath: url.path, with: bytes)
             }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = .posix("could not write \(name)", errno) }
-        if close(descriptor) != 0 && failure == nil { failure = .posix("could not write \(name)", errno) }
-        if failure == nil && rename(temporary.path, url.path) != 0 {
-            failure = .posix("could not replace \(name)", errno)
-        }
-        if let failure {
-            unlink(temporary.path)
-            throw failure
-        }
-        // The rename is durable once the folder is flushed; a folder that cannot be flushed
-        // still holds the new file, so this is best effort.
-        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
+        } catch {
+            throw SessionFileError("\(error)", cause: nil)
         }
     }
 }

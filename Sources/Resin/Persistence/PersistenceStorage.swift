@@ -139,19 +139,15 @@ public struct PersistenceStorage: Sendable {
 /// recognise, so data kept for the process's life would be reported as leaked.
 private let processMemory = LockedState<[String: [UInt8]]>([:])
 
-/// Writes `data` to a temporary file beside `url`, then renames it over `url`, so a reader
-/// (or a crash) sees the old file or the new one, never part of one.
-/// A symbolic link at `url` is followed: the file it points to is replaced, and the link stays.
+/// Writes `data` to the file at `url` through the package's durable writer (`DurableFile`):
+/// whole or not at all, nothing left behind on a failure, a symbolic link followed (even to a
+/// file not written yet) and kept. The folder is made first if it is missing.
 private func writeAtomically(_ data: Data, to url: URL) throws {
-    let url = url.resolvingSymlinksInPath()
-    let directory = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-    try data.write(to: temporary)
-    guard rename(temporary.path, url.path) == 0 else {
-        let code = errno
-        try? FileManager.default.removeItem(at: temporary)
-        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    let target = DurableFile.resolvingLinks(url.path)
+    try FileManager.default.createDirectory(
+        at: URL(filePath: target).deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.withUnsafeBytes { bytes in
+        try DurableFile.replace(atPath: target, with: bytes)
     }
 }
 
