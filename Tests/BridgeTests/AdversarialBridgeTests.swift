@@ -110,7 +110,9 @@ struct AdversarialBridgeTests {
         func endTransaction() { record { $0.ends += 1 } }
     }
 
-    @Test("a bridge on a queue disconnected from another thread mid-transaction: the target's transaction ends on its queue")
+    @Test(
+        "a bridge on a queue disconnected from another thread mid-transaction: the target's transaction ends on its queue"
+    )
     func disconnectMidTransactionFromAnotherThread() {
         let queue = DispatchQueue(label: "target")
         let source = Property(value: 0)
@@ -135,7 +137,9 @@ struct AdversarialBridgeTests {
     /// An Incremental graph that lives on a queue, driven by a Signals property written from
     /// four threads, disconnected from a fifth: ThreadSanitizer sees every access to the
     /// graph on the queue (the step runs this suite under it).
-    @Test("a graph on a queue driven from four writing threads, disconnected from a fifth: the graph is touched only on its queue")
+    @Test(
+        "a graph on a queue driven from four writing threads, disconnected from a fifth: the graph is touched only on its queue"
+    )
     func graphOnQueueDisconnectedFromAnotherThread() {
         final class GraphOnQueue: @unchecked Sendable {
             // Unchecked: made, read and written only on `queue`.
@@ -172,4 +176,3 @@ struct AdversarialBridgeTests {
         queue.sync { world.observation = nil }
     }
 }
-

@@ -11,7 +11,9 @@ import Testing
 /// allocates for the count up front.
 @Suite("Extreme counts, offsets and durations")
 struct ExtremeArgumentTests {
-    @Test("collect, prefix, take and dropFirst of Int.max in Glue, Cycle and Signals pass values on as for any large count")
+    @Test(
+        "collect, prefix, take and dropFirst of Int.max in Glue, Cycle and Signals pass values on as for any large count"
+    )
     func extremeCounts() {
         let glue = Glue.Signal<Int>()
         var glueSeen: [String] = []
@@ -37,19 +39,26 @@ struct ExtremeArgumentTests {
         let property = Property(value: 0)
         let signalsSeen = LockedBox<[String]>([])
         let chains = ObservableCollection()
-        property.didSet.noDispatch().collect(Int.max).then { value in signalsSeen.mutate { $0.append("collect \(value)") } }
-            .append(to: chains)
-        property.didSet.noDispatch().prefix(Int.max).then { value in signalsSeen.mutate { $0.append("prefix \(value)") } }
-            .append(to: chains)
-        property.didSet.noDispatch().discard(first: Int.max).then { value in signalsSeen.mutate { $0.append("discard \(value)") } }
-            .append(to: chains)
+        property.didSet.noDispatch().collect(Int.max).then { value in
+            signalsSeen.mutate { $0.append("collect \(value)") }
+        }
+        .append(to: chains)
+        property.didSet.noDispatch().prefix(Int.max).then { value in signalsSeen.mutate { $0.append("prefix \(value)") }
+        }
+        .append(to: chains)
+        property.didSet.noDispatch().discard(first: Int.max).then { value in
+            signalsSeen.mutate { $0.append("discard \(value)") }
+        }
+        .append(to: chains)
         property.value = 1
         #expect(signalsSeen.read { $0 }.filter { $0.hasPrefix("prefix") } == ["prefix 0", "prefix 1"])
         #expect(!signalsSeen.read { $0 }.contains { $0.hasPrefix("discard") || $0.hasPrefix("collect") })
         _ = (glueConnections, cycleConnections)
     }
 
-    @Test("the largest delays and advances trap nowhere: time stops at the last instant a Duration holds, where timers set past it fire")
+    @Test(
+        "the largest delays and advances trap nowhere: time stops at the last instant a Duration holds, where timers set past it fire"
+    )
     func extremeDurations() {
         let scheduler = TestScheduler()
         let fired = LockedBox(0)
@@ -62,7 +71,9 @@ struct ExtremeArgumentTests {
         let later = scheduler.schedule(after: .seconds(Int64.max)) { fired.mutate { $0 += 10 } }
         scheduler.advance(by: .seconds(1))
         #expect(fired.read { $0 } == 11, "a timer past the end of time is at the end of time")
-        #expect(SchedulerInstant.zero.advanced(by: Duration(attoseconds: .min)).advanced(by: .seconds(-1)).offset == Duration(attoseconds: .min))
+        #expect(
+            SchedulerInstant.zero.advanced(by: Duration(attoseconds: .min)).advanced(by: .seconds(-1)).offset
+                == Duration(attoseconds: .min))
         _ = (far, later)
     }
 

@@ -42,100 +42,103 @@ struct HostileDecodingTests {
 
     static var subjects: [Subject] {
         [
-        Subject("ArrayDelta", { ArrayDelta<Int>([.insert(1, at: 0), .move(from: 0, to: 0), .reset([1, 2])]) }) {
-            _ = $0.count(after: 5)
-        },
-        Subject("ArrayDelta.Edit", { ArrayDelta<Int>.Edit.update(3, at: 1) }) { _ = ArrayDelta([$0]).edits.count },
-        Subject("DictionaryDelta", { DictionaryDelta<String, Int>([.insert("a", 1), .remove("b")]) }) {
-            var entries = ["b": 2]
-            $0.apply(to: &entries)
-        },
-        Subject("DictionaryDelta.Edit", { DictionaryDelta<String, Int>.Edit.update("a", 2) }) {
-            var entries: [String: Int] = [:]
-            DictionaryDelta([$0]).apply(to: &entries)
-        },
-        Subject("SetDelta", { SetDelta<Int>([.insert(1), .remove(2)]) }) {
-            var set: Set = [2]
-            $0.apply(to: &set)
-        },
-        Subject("SetDelta.Edit", { SetDelta<Int>.Edit.insert(1) }) {
-            var set: Set<Int> = []
-            SetDelta([$0]).apply(to: &set)
-        },
-        Subject(
-            "Inspection",
-            {
-                Inspection(
-                    paradigm: "Glue", nodes: [.init(id: 1, kind: "variable", value: "1"), .init(id: 2, kind: "map")],
-                    edges: [.init(from: 1, to: 2, label: "x")], statistics: ["propagations": 1])
-            }
-        ) {
-            _ = $0.dot
-            _ = $0.json()
-            _ = $0.nodes(ofKind: "map")
-        },
-        Subject("Inspection.Node", { Inspection.Node(id: 3, kind: "input", name: "n", value: "v", details: ["a": "b"]) }) {
-            _ = Inspection(paradigm: "p", nodes: [$0, $0], edges: [], statistics: [:]).dot
-        },
-        Subject("Inspection.Edge", { Inspection.Edge(from: 1, to: 9) }) {
-            _ = Inspection(paradigm: "p", nodes: [], edges: [$0], statistics: [:]).dot
-        },
-        Subject(
-            name: "Tape",
-            sample: {
-                let recorder = TapeRecorder(scheduler: TestScheduler())
-                recorder.channel("count") { (_: Int) in }.send(1)
-                return try JSONEncoder().encode(recorder.tape)
+            Subject("ArrayDelta", { ArrayDelta<Int>([.insert(1, at: 0), .move(from: 0, to: 0), .reset([1, 2])]) }) {
+                _ = $0.count(after: 5)
             },
-            decodeAndUse: { data in
-                let scheduler = TestScheduler()
-                let recorder = TapeRecorder(scheduler: scheduler)
-                _ = recorder.channel("count") { (_: Int) in }
-                let decoder = JSONDecoder()
-                decoder.userInfo[Tape.valueTypesKey] = recorder.valueTypes
-                let tape = try decoder.decode(Tape.self, from: data)
-                let replay = recorder.replay(tape)
-                scheduler.advance(by: .seconds(1))
-                replay.disconnect()
-            }),
-        Subject("Location", { Location(path: "/items/42", query: ["tab": "notes"]) }) {
-            #expect(Location(parsing: $0.description) == $0)
-            #expect(!$0.description.hasPrefix("//"))
-        },
-        Subject("HistoryModel", { HistoryModel(entries: ["/", "/a", "/b"], index: 1) }) {
-            var model = $0
-            _ = model.location
-            model.go(Int.max)
-            model.go(Int.min)
-            model.push("/c")
-            model.back()
-            _ = model.location
-        },
-        Subject("StackElementID", { StackElementID(rawValue: 3) }) { _ = $0.description },
-        Subject("StackState", { StackState(["a", "b", "c"]) }) {
-            var stack = $0
-            stack.append("d")
-            stack.append("e")
-            _ = stack.description
-            stack.removeAll()
-        },
-        Subject("StackAction", { StackAction<String>.pop(count: 2, in: "rows") }) {
-            var stack = StackState(["a", "b", "c"])
-            stack.apply($0.operation)
-        },
-        Subject("StackAction.Operation", { StackAction<String>.Operation.pop(count: 1) }) {
-            var stack = StackState(["a", "b"])
-            stack.apply($0)
-        },
-        Subject("PresentationAction", { PresentationAction<String>.present("sheet") }) { _ = "\($0)" },
-        Subject("PresentationAction.Operation", { PresentationAction<String>.Operation.dismiss }) { _ = "\($0)" },
-        Subject("PersistedStateLoaded", { PersistedStateLoaded(Choice.one, from: .memory("k")) }) {
-            _ = $0.route.description
-        },
-        Subject("PersistenceLocation", { PersistenceLocation.file(URL(filePath: "/tmp/state.json")) }) {
-            #expect(!$0.description.isEmpty)
-            if case .file(let url) = $0 { #expect(url.isFileURL) }
-        },
+            Subject("ArrayDelta.Edit", { ArrayDelta<Int>.Edit.update(3, at: 1) }) { _ = ArrayDelta([$0]).edits.count },
+            Subject("DictionaryDelta", { DictionaryDelta<String, Int>([.insert("a", 1), .remove("b")]) }) {
+                var entries = ["b": 2]
+                $0.apply(to: &entries)
+            },
+            Subject("DictionaryDelta.Edit", { DictionaryDelta<String, Int>.Edit.update("a", 2) }) {
+                var entries: [String: Int] = [:]
+                DictionaryDelta([$0]).apply(to: &entries)
+            },
+            Subject("SetDelta", { SetDelta<Int>([.insert(1), .remove(2)]) }) {
+                var set: Set = [2]
+                $0.apply(to: &set)
+            },
+            Subject("SetDelta.Edit", { SetDelta<Int>.Edit.insert(1) }) {
+                var set: Set<Int> = []
+                SetDelta([$0]).apply(to: &set)
+            },
+            Subject(
+                "Inspection",
+                {
+                    Inspection(
+                        paradigm: "Glue",
+                        nodes: [.init(id: 1, kind: "variable", value: "1"), .init(id: 2, kind: "map")],
+                        edges: [.init(from: 1, to: 2, label: "x")], statistics: ["propagations": 1])
+                }
+            ) {
+                _ = $0.dot
+                _ = $0.json()
+                _ = $0.nodes(ofKind: "map")
+            },
+            Subject(
+                "Inspection.Node", { Inspection.Node(id: 3, kind: "input", name: "n", value: "v", details: ["a": "b"]) }
+            ) {
+                _ = Inspection(paradigm: "p", nodes: [$0, $0], edges: [], statistics: [:]).dot
+            },
+            Subject("Inspection.Edge", { Inspection.Edge(from: 1, to: 9) }) {
+                _ = Inspection(paradigm: "p", nodes: [], edges: [$0], statistics: [:]).dot
+            },
+            Subject(
+                name: "Tape",
+                sample: {
+                    let recorder = TapeRecorder(scheduler: TestScheduler())
+                    recorder.channel("count") { (_: Int) in }.send(1)
+                    return try JSONEncoder().encode(recorder.tape)
+                },
+                decodeAndUse: { data in
+                    let scheduler = TestScheduler()
+                    let recorder = TapeRecorder(scheduler: scheduler)
+                    _ = recorder.channel("count") { (_: Int) in }
+                    let decoder = JSONDecoder()
+                    decoder.userInfo[Tape.valueTypesKey] = recorder.valueTypes
+                    let tape = try decoder.decode(Tape.self, from: data)
+                    let replay = recorder.replay(tape)
+                    scheduler.advance(by: .seconds(1))
+                    replay.disconnect()
+                }),
+            Subject("Location", { Location(path: "/items/42", query: ["tab": "notes"]) }) {
+                #expect(Location(parsing: $0.description) == $0)
+                #expect(!$0.description.hasPrefix("//"))
+            },
+            Subject("HistoryModel", { HistoryModel(entries: ["/", "/a", "/b"], index: 1) }) {
+                var model = $0
+                _ = model.location
+                model.go(Int.max)
+                model.go(Int.min)
+                model.push("/c")
+                model.back()
+                _ = model.location
+            },
+            Subject("StackElementID", { StackElementID(rawValue: 3) }) { _ = $0.description },
+            Subject("StackState", { StackState(["a", "b", "c"]) }) {
+                var stack = $0
+                stack.append("d")
+                stack.append("e")
+                _ = stack.description
+                stack.removeAll()
+            },
+            Subject("StackAction", { StackAction<String>.pop(count: 2, in: "rows") }) {
+                var stack = StackState(["a", "b", "c"])
+                stack.apply($0.operation)
+            },
+            Subject("StackAction.Operation", { StackAction<String>.Operation.pop(count: 1) }) {
+                var stack = StackState(["a", "b"])
+                stack.apply($0)
+            },
+            Subject("PresentationAction", { PresentationAction<String>.present("sheet") }) { _ = "\($0)" },
+            Subject("PresentationAction.Operation", { PresentationAction<String>.Operation.dismiss }) { _ = "\($0)" },
+            Subject("PersistedStateLoaded", { PersistedStateLoaded(Choice.one, from: .memory("k")) }) {
+                _ = $0.route.description
+            },
+            Subject("PersistenceLocation", { PersistenceLocation.file(URL(filePath: "/tmp/state.json")) }) {
+                #expect(!$0.description.isEmpty)
+                if case .file(let url) = $0 { #expect(url.isFileURL) }
+            },
         ]
     }
 
@@ -185,7 +188,9 @@ struct HostileDecodingTests {
         return try variants.map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) }
     }
 
-    @Test("every public Codable type: hostile input either throws a DecodingError or decodes to a value whose first use works")
+    @Test(
+        "every public Codable type: hostile input either throws a DecodingError or decodes to a value whose first use works"
+    )
     func hostileInputs() throws {
         for subject in Self.subjects {
             let sample = try subject.sample()
@@ -221,14 +226,18 @@ struct HostileDecodingTests {
         #expect(Self.failingField(HistoryModel.self, #"{"entries":[\#(location)],"index":7}"#) == "index")
         #expect(Self.failingField(HistoryModel.self, #"{"entries":[\#(location)],"index":-1}"#) == "index")
         let ids = #""ids":[{"rawValue":0},{"rawValue":1}]"#
-        #expect(Self.failingField(StackState<String>.self, #"{\#(ids),"elements":["a","b"],"nextID":\#(Int.max)}"#) == "nextID")
+        #expect(
+            Self.failingField(StackState<String>.self, #"{\#(ids),"elements":["a","b"],"nextID":\#(Int.max)}"#)
+                == "nextID")
         #expect(Self.failingField(StackState<String>.self, #"{\#(ids),"elements":["a","b"],"nextID":-1}"#) == "nextID")
         #expect(Self.failingField(StackState<String>.self, #"{\#(ids),"elements":["a"],"nextID":2}"#) == "elements")
         #expect(
-            Self.failingField(StackState<String>.self, #"{"ids":[{"rawValue":0},{"rawValue":0}],"elements":["a","b"],"nextID":2}"#)
+            Self.failingField(
+                StackState<String>.self, #"{"ids":[{"rawValue":0},{"rawValue":0}],"elements":["a","b"],"nextID":2}"#)
                 == "ids")
         #expect(
-            Self.failingField(StackState<String>.self, #"{"ids":[{"rawValue":-3}],"elements":["a"],"nextID":2}"#) == "ids")
+            Self.failingField(StackState<String>.self, #"{"ids":[{"rawValue":-3}],"elements":["a"],"nextID":2}"#)
+                == "ids")
         #expect(Self.failingField(ArrayDelta<Int>.self, #"{"edits":[{"remove":{"at":-1}}]}"#) == "edits")
         #expect(Self.failingField(StackState<String>.self, #"{\#(ids),"elements":["a","b"],"nextID":2}"#) == nil)
     }
@@ -265,7 +274,8 @@ struct HostileDecodingTests {
                     let qualified = (enclosing.map(\.name) + [name]).joined(separator: ".")
                     if match.output.2.contains(/^\s*:[^{]*\b(Codable|Decodable)\b/) { found.insert(qualified) }
                     enclosing.append((qualified, indent))
-                } else if let match = declaration.firstMatch(of: /^extension ([\w.]+)\s*:[^{]*\b(Codable|Decodable)\b/) {
+                } else if let match = declaration.firstMatch(of: /^extension ([\w.]+)\s*:[^{]*\b(Codable|Decodable)\b/)
+                {
                     found.insert(String(match.output.1))
                 }
             }

@@ -58,7 +58,9 @@ struct RingTests {
         _ = (ab, ba, watch)
     }
 
-    @Test("a ring of three across paradigms (Glue → Incremental → Signals → Glue): a write anywhere reaches every member once")
+    @Test(
+        "a ring of three across paradigms (Glue → Incremental → Signals → Glue): a write anywhere reaches every member once"
+    )
     func threeParadigmRing() {
         let variable = Variable(0)
         let graph = Graph()
@@ -129,7 +131,9 @@ struct RingTests {
                 }
                 model.insert(value, at: index)
                 if removes { model.remove(at: removal) }
-                #expect(rows.value == model && input.value.elements == model && storage.state == model, "seed \(seed), step \(step)")
+                #expect(
+                    rows.value == model && input.value.elements == model && storage.state == model,
+                    "seed \(seed), step \(step)")
                 continue
             }
             if removes { model.remove(at: removal) } else { model.insert(value, at: index) }
@@ -140,7 +144,9 @@ struct RingTests {
         _ = bridges
     }
 
-    @Test("a handler that writes the source while the ring applies a change is not an echo: its write reaches the other side")
+    @Test(
+        "a handler that writes the source while the ring applies a change is not an echo: its write reaches the other side"
+    )
     func handlerWriteIsNotAnEcho() {
         let a = Variable(0)
         let b = Variable(0)

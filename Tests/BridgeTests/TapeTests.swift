@@ -235,7 +235,9 @@ struct TapeTests {
         expectStandardError(of: unknown, contains: "TapeRecorder.replay: the tape has channel a,")
     }
 
-    @Test("a tape in memory replayed into a program whose channel changed type is refused before anything runs, naming the channel")
+    @Test(
+        "a tape in memory replayed into a program whose channel changed type is refused before anything runs, naming the channel"
+    )
     func changedType() async {
         let changed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = TapeRecorder(scheduler: TestScheduler())
@@ -246,7 +248,8 @@ struct TapeTests {
             _ = replaying.replay(recorder.tape)
             scheduler.advance()
         }
-        expectStandardError(of: changed, contains: "TapeRecorder.replay: channel count takes String, but the tape holds a Int for it")
+        expectStandardError(
+            of: changed, contains: "TapeRecorder.replay: channel count takes String, but the tape holds a Int for it")
     }
 
     @Test("a tape's times: one past 64 bits of nanoseconds is not encoded, a negative one is not decoded")

@@ -211,7 +211,10 @@ struct HistoryDriverTests {
         arguments: [1, 2, 3] as [UInt64])
     func locationRoundTrip(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let pieces = ["/", "//", "a", "%", "%2F", "?", "#", "&", "=", "+", ":", "@", " ", "é", "😀", ".", "..", ";", "\u{0}", "evil.example"]
+        let pieces = [
+            "/", "//", "a", "%", "%2F", "?", "#", "&", "=", "+", ":", "@", " ", "é", "😀", ".", "..", ";", "\u{0}",
+            "evil.example",
+        ]
         func text(_ count: Int) -> String {
             (0..<count).map { _ in pieces.randomElement(using: &random)! }.joined()
         }

@@ -206,7 +206,9 @@ struct WaysOutModelTests {
                 model.threshold = [0, 2, 3, 5, 13].randomElement(using: &random)!
                 threshold.write(model.threshold)
             case 14:
-                let elements = (0..<Int.random(in: 0..<6, using: &random)).map { _ in Int.random(in: 0..<10, using: &random) }
+                let elements = (0..<Int.random(in: 0..<6, using: &random)).map { _ in
+                    Int.random(in: 0..<10, using: &random)
+                }
                 model.todos = elements
                 todos.replaceAll(with: elements)
             case 15:
@@ -286,7 +288,9 @@ struct WaysOutModelTests {
         connection.disconnect()
     }
 
-    @Test("a flatMap that throws and recovers: the observed array follows the recovered collection, and later edits apply")
+    @Test(
+        "a flatMap that throws and recovers: the observed array follows the recovered collection, and later edits apply"
+    )
     func throwAndRecover() {
         let graph = Graph()
         let todos = graph.arrayInput([1, 2, 3, 4])

@@ -140,7 +140,9 @@ struct DurableFileTests {
         }
     }
 
-    @Test("chains of symbolic links, relative and absolute, to a file not written yet: the file is written, the links stay")
+    @Test(
+        "chains of symbolic links, relative and absolute, to a file not written yet: the file is written, the links stay"
+    )
     func linkChains() throws {
         try Self.inFolder { folder in
             try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: false)
@@ -151,7 +153,9 @@ struct DurableFileTests {
             try Self.write("one", to: folder + "/state.json")
             try Self.write("two", to: folder + "/state.json")
             #expect(try Self.read(folder + "/data/real.json") == "two")
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/state.json") == folder + "/data/link")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/state.json") == folder
+                    + "/data/link")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/data/link") == "real.json")
             #expect(try Self.names(in: folder + "/data") == ["link", "real.json"])
             #expect(DurableFile.resolvingLinks(folder + "/state.json") == folder + "/data/real.json")
@@ -192,7 +196,8 @@ struct DurableFileTests {
         }
     }
 
-    @Test("the temporary file of a writer that died is removed the next time the file is written; a live writer's is not")
+    @Test(
+        "the temporary file of a writer that died is removed the next time the file is written; a live writer's is not")
     func abandonedTemporaries() throws {
         try Self.inFolder { folder in
             let path = folder + "/state.json"

@@ -289,7 +289,9 @@ struct PersistenceTests {
         _ = (persistence, reducers)
     }
 
-    @Test("a JSON file is written by the package's durable writer: a link to a file not written yet is kept, and a failed write leaves nothing")
+    @Test(
+        "a JSON file is written by the package's durable writer: a link to a file not written yet is kept, and a failed write leaves nothing"
+    )
     @MainActor
     func usesTheDurableWriter() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resin-\(UUID().uuidString)")
@@ -311,7 +313,10 @@ struct PersistenceTests {
         }
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "later.json")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("later.json").path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["blocked.json", "later.json", "preferences.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "blocked.json", "later.json", "preferences.json",
+            ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: blocked.path).isEmpty)
     }
 

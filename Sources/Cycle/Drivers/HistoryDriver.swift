@@ -62,10 +62,12 @@ public struct Location: Hashable, Sendable, Codable, CustomStringConvertible, Ex
 
     /// What a path keeps unescaped: RFC 3986's unreserved characters, the sub-delimiters but
     /// `;` and `&`, `:`, `@` and `/`.
-    private static let pathCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*+,=:@/".utf8)
+    private static let pathCharacters = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*+,=:@/".utf8)
     /// What a query item's name or value keeps unescaped: the unreserved characters and a few
     /// that separate nothing in a query (not `&`, `=`, `+`, `#` or `%`).
-    private static let queryCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,:@/?".utf8)
+    private static let queryCharacters = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,:@/?".utf8)
 
     private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
@@ -186,7 +188,8 @@ extension HistoryModel {
         guard entries.indices.contains(index) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .index, in: container,
-                debugDescription: "A history's index must be one of its entries' positions (0..<\(entries.count)), not \(index)")
+                debugDescription:
+                    "A history's index must be one of its entries' positions (0..<\(entries.count)), not \(index)")
         }
         self.init(entries: entries, index: index)
     }

@@ -170,7 +170,8 @@ extension ArrayDelta: Codable where Element: Codable {
                 }
             if let negative = positions.first(where: { $0 < 0 }) {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .edits, in: container, debugDescription: "An array delta's position is negative: \(negative)")
+                    forKey: .edits, in: container,
+                    debugDescription: "An array delta's position is negative: \(negative)")
             }
         }
         self.init(edits)

@@ -57,7 +57,9 @@ package enum DurableFile {
         }
         if failure == nil && fsync(descriptor) != 0 { failure = DurableFileError("could not write", name, errno) }
         if close(descriptor) != 0 && failure == nil { failure = DurableFileError("could not write", name, errno) }
-        if failure == nil && rename(temporary, target) != 0 { failure = DurableFileError("could not replace", name, errno) }
+        if failure == nil && rename(temporary, target) != 0 {
+            failure = DurableFileError("could not replace", name, errno)
+        }
         if let failure {
             unlink(temporary)
             throw failure

@@ -25,7 +25,8 @@ package final class ThreadLocal<Value: AnyObject>: Sendable {
                 if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
             }
         #endif
-        precondition(result == 0, "ReactiveCore: no thread-local slot is left (pthread_key_create failed with \(result))")
+        precondition(
+            result == 0, "ReactiveCore: no thread-local slot is left (pthread_key_create failed with \(result))")
         self.key = key
         self.make = make
     }

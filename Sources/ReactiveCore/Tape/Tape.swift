@@ -106,7 +106,8 @@ extension Tape: Codable {
                     entry.time,
                     .init(
                         codingPath: item.codingPath + [Keys.time],
-                        debugDescription: "Tape: an entry's time, \(entry.time), is more nanoseconds than an Int64 holds"))
+                        debugDescription:
+                            "Tape: an entry's time, \(entry.time), is more nanoseconds than an Int64 holds"))
             }
             try item.encode(nanoseconds, forKey: .time)
             try item.encode(entry.channel, forKey: .channel)
@@ -133,7 +134,8 @@ extension Tape: Codable {
             guard nanoseconds >= 0 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .time, in: item,
-                    debugDescription: "Tape: an entry's time is an offset from the recording's start, never negative: \(nanoseconds)")
+                    debugDescription:
+                        "Tape: an entry's time is an offset from the recording's start, never negative: \(nanoseconds)")
             }
             let channel = try item.decode(String.self, forKey: .channel)
             guard let type = types[channel] else { throw TapeError.unknownChannel(channel) }

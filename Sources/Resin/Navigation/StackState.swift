@@ -210,7 +210,8 @@ extension StackState: Codable where Element: Codable {
         }
         guard Set(ids).count == ids.count, ids.allSatisfy({ (0..<nextID).contains($0.rawValue) }) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .ids, in: container, debugDescription: "A stack's ids must be distinct and in 0..<nextID (\(nextID))")
+                forKey: .ids, in: container,
+                debugDescription: "A stack's ids must be distinct and in 0..<nextID (\(nextID))")
         }
         self.ids = ids
         self.elements = Dictionary(uniqueKeysWithValues: zip(ids, elements))
