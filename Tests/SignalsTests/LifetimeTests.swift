@@ -316,3 +316,95 @@ struct MessageLayoutTests {
         #expect(count.withLock { $0 } == 2)
     }
 }
+
+/// Operators that end a chain, after another operator: at the end the source reports the
+/// chain gone and the operators before the end run no more, as when the chain is removed.
+@Suite("Signals: a chain that ends lets go of its source at once")
+struct EndingReleasesTests {
+    typealias Ending = @Sendable (MessageSource<Int>) -> StreamModifier<Int, Int>
+
+    static let endings: [(String, Ending)] = [
+        ("prefix(1)", { $0.prefix(1) }),
+        ("first()", { $0.first() }),
+        ("first(where:)", { $0.first { $0 > 1 } }),
+        ("prefix(while:)", { $0.prefix { $0 < 2 } }),
+        ("take(first: 2)", { $0.take(first: 2) }),
+    ]
+
+    @Test("prefix, first, first(where:), prefix(while:) and take after a map: the source releases the chain at its end")
+    func endingAfterMap() {
+        for (name, ending) in Self.endings {
+            let signal = Signal<Int>()
+            let mapped = LockedBox(0)
+            let received = LockedBox<[Int]>([])
+            let observables = ObservableCollection()
+            ending(
+                signal.fired.noDispatch().map { value in
+                    mapped.mutate { $0 += 1 }
+                    return value
+                }
+            )
+            .then { value in received.mutate { $0.append(value) } }
+            .append(to: observables)
+            #expect(signal.fired.connectedCount == 1, "\(name)")
+            for value in 1...3 { signal.fire(with: value) }
+            #expect(signal.fired.connectedCount == 0, "\(name): the source still reports the ended chain")
+            let mappedAtEnd = mapped.read { $0 }
+            for value in 4...6 { signal.fire(with: value) }
+            #expect(mapped.read { $0 } == mappedAtEnd, "\(name): the map ran after the end")
+            #expect(!received.read { $0 }.isEmpty, "\(name)")
+            observables.removeAll()
+        }
+    }
+
+    @Test("prefix(untilOutputFrom:) after a filter: the trigger's message releases both the source and the trigger")
+    func untilTriggerAfterFilter() {
+        let signal = Signal<Int>()
+        let stop = Signal<Void>()
+        let filtered = LockedBox(0)
+        let observables = ObservableCollection()
+        signal.fired.noDispatch().filter { _ in
+            filtered.mutate { $0 += 1 }
+            return true
+        }
+        .prefix(untilOutputFrom: stop.fired)
+        .then { _ in }
+        .append(to: observables)
+        signal.fire(with: 1)
+        stop.fire()
+        #expect(signal.fired.connectedCount == 0)
+        #expect(stop.fired.connectedCount == 0)
+        signal.fire(with: 2)
+        #expect(filtered.read { $0 } == 1)
+        observables.removeAll()
+    }
+
+    @Test("a kept map feeding two chains: one chain's end leaves the map connected for the other")
+    func sharedModifierStays() {
+        let signal = Signal<Int>()
+        let observables = ObservableCollection()
+        let doubled = signal.fired.noDispatch().map { $0 * 2 }
+        let all = LockedBox<[Int]>([])
+        doubled.prefix(1).then { _ in }.append(to: observables)
+        doubled.then { value in all.mutate { $0.append(value) } }.append(to: observables)
+        signal.fire(with: 1)
+        signal.fire(with: 2)
+        #expect(signal.fired.connectedCount == 1)
+        #expect(all.read { $0 } == [2, 4])
+        observables.removeAll()
+    }
+
+    @Test("a chain of a thousand maps ending in prefix(1): its end releases the source, every map detached in one loop")
+    func longChainEnds() {
+        let signal = Signal<Int>()
+        var source: MessageSource<Int> = signal.fired.noDispatch()
+        for _ in 0..<1_000 { source = source.map { $0 } }
+        let observables = ObservableCollection()
+        let received = LockedBox<[Int]>([])
+        source.prefix(1).then { value in received.mutate { $0.append(value) } }.append(to: observables)
+        signal.fire(with: 7)
+        #expect(received.read { $0 } == [7])
+        #expect(signal.fired.connectedCount == 0)
+        observables.removeAll()
+    }
+}

@@ -235,12 +235,28 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         finish(completion)
     }
 
-    /// Ends this modifier's stream with `completion` and detaches it from its inputs: the
-    /// chain before it is freed once nothing else holds it.
+    /// Ends this modifier's stream with `completion` and detaches it from its inputs, then,
+    /// walking up, every modifier before it that now feeds nothing, as removing the chain
+    /// does (``Modifier/detachFromUpstream()``): the sources report one chain fewer at once,
+    /// and no modifier before the end runs for a message again. A loop, not a recursion, so
+    /// that a chain a million modifiers long ends without deepening the stack.
     @usableFromInline
     final func finish(_ completion: Completion<any Error>) {
         complete(completion)
-        detach()
+        let upstream = state.withLock { _ in self.upstream }
+        guard detach() else { return }
+        var next = upstream
+        while let receiver = next { next = receiver.detachIfIdle() }
+    }
+
+    /// Detaches this core if nothing is connected to it any more, and every input beyond its
+    /// upstream that then feeds nothing; returns its upstream, to be asked in turn.
+    override func detachIfIdle() -> Receiver? {
+        guard connectedCount == 0 else { return nil }
+        let upstream = state.withLock { _ in self.upstream }
+        for side in detachSideSources() where side.connectedCount == 0 { side.detachFromUpstream() }
+        guard detach() else { return nil }
+        return upstream
     }
 
     /// Keeps a message that arrived while the modifier connects; false if it is done.

@@ -380,4 +380,9 @@ class Receiver: @unchecked Sendable {
     func receiveReplayCompletion(_ completion: Completion<any Error>) {
         receiveCompletion(completion)
     }
+
+    /// Asked when the chain after it ended: a modifier's core that feeds nothing any more
+    /// detaches from its upstream and returns it, to be asked in turn; anything else (a
+    /// source's relay, a core that still feeds a chain) returns `nil`.
+    func detachIfIdle() -> Receiver? { nil }
 }
