@@ -30,6 +30,11 @@ extension Engine {
     }
 
     func start(_ steps: [EffectStep], owner: FocusNode?, sequence: Int? = nil, cause: StoreTask? = nil) {
+        #if RESIN_INTERNAL_CHECKS
+            // R5: effects start only between actions, after reduce and commit. A running
+            // effect's `unowned(unsafe)` owner and a `StoreTask`'s count rely on it.
+            resinCheck(!isProcessing, "R5", "an effect started while an action was being processed")
+        #endif
         // A focus whose part is gone (its element was removed, by the same action or since a
         // debounce took the effect) starts nothing: what it would start could never be
         // cancelled by the focus, which already went. Its cancellations still apply.
