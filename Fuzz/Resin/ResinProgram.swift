@@ -9,8 +9,12 @@ import Resin
 /// of foci added and dropped. The reference is a plain value to which the registered
 /// reducers' rules are applied, in registration order, for each action. After every step,
 /// the store's state must equal the reference and every observer's last value its focus's
-/// value on the reference. Once the program drops everything, the store must be freed. Any
-/// difference stops the process.
+/// value on the reference. Middleware that asks for effects comes and goes: for a `Bump` it
+/// sends an `Add` (which the reference applies with the `Bump`: additions commute), for an
+/// `Insert` it runs an effect under the element's id, for a `Remove` it cancels that effect;
+/// the scheduler advances, so effects finish and their ends come back. The engine's internal
+/// checks (R5: no effect starts while an action is processed) run throughout. Once the
+/// program drops everything, the store must be freed. Any difference stops the process.
 enum ResinProgram {
     struct Item: Identifiable, Hashable {
         let id: Int
@@ -107,15 +111,31 @@ enum ResinProgram {
         }
     }
 
+    /// Middleware asking for effects: a sent `Add` for a `Bump`, an effect under the element's
+    /// id for an `Insert` (it ends at once), its cancellation for a `Remove`.
+    static func effectMiddleware() -> Middleware<State> {
+        Middleware { action, context in
+            switch action {
+            case let bump as Bump: context.perform(Effect<any Action>.send(Add(slot: bump.id % 4, by: 1)))
+            case let insert as Insert: context.run(id: "item \(insert.id)") { _ in }
+            case let remove as Remove: context.cancel(id: "item \(remove.id)")
+            default: break
+            }
+            return .pass
+        }
+    }
+
     /// Runs the program `bytes` decodes.
     static func run(_ bytes: [UInt8]) {
         var reader = ProgramReader(bytes)
         weak var weakStore: Store<State>?
         do {
-            let store = Store(initialState: State(), scheduler: TestScheduler())
+            let scheduler = TestScheduler()
+            let store = Store(initialState: State(), scheduler: scheduler)
             weakStore = store
             var reference = State()
             var registrations: [(rule: Rule, connection: Connection)] = []
+            var effects: Connection?
             var watches: [Watch] = []
             var queued: [any Action] = []
 
@@ -131,6 +151,10 @@ enum ResinProgram {
                 // The reference: one action at a time, those dispatched meanwhile after it.
                 while let next = queued.first {
                     for registration in registrations { registration.rule.apply(next, to: &reference) }
+                    if effects != nil, let bump = next as? Bump {
+                        let sent = Add(slot: bump.id % 4, by: 1)
+                        for registration in registrations { registration.rule.apply(sent, to: &reference) }
+                    }
                     queued.removeFirst()
                 }
             }
@@ -157,7 +181,16 @@ enum ResinProgram {
             }
 
             while let opcode = reader.next() {
-                switch opcode % 6 {
+                switch opcode % 8 {
+                case 6:
+                    if let registered = effects {
+                        registered.disconnect()
+                        effects = nil
+                    } else {
+                        effects = store.register(effectMiddleware())
+                    }
+                case 7:
+                    scheduler.advance(by: .seconds(reader.small(3)))
                 case 0, 1:
                     dispatch(action(&reader))
                 case 2 where registrations.count < 12:
@@ -197,6 +230,7 @@ enum ResinProgram {
             }
             for watch in watches { watch.connection?.disconnect() }
             for registration in registrations { registration.connection.disconnect() }
+            effects?.disconnect()
         }
         precondition(weakStore == nil, "ResinFuzz: the store outlived its registrations and observers")
     }
