@@ -48,20 +48,6 @@ struct SummaryChanged: Action {
     var summary: Summary
 }
 
-/// A Resin store as a delta target: each transaction of the source is one action. Written
-/// here, with the public protocol, to show how any type joins the bridges.
-final class StoreTarget: DeltaTarget {
-    let store: Store<Screen>
-
-    init(_ store: Store<Screen>) {
-        self.store = store
-    }
-
-    func apply(_ deltas: [Summary]) {
-        if let last = deltas.last { store.dispatch(SummaryChanged(summary: last)) }
-    }
-}
-
 // SignalGraph: the rows.
 let rows = EditableDictionaryStorage<String, Item>()
 
@@ -85,7 +71,7 @@ let reducer = store.register(
     })
 
 // The bridges: rows → summary input, summary → screen.
-let bridges = [rows.deltas().drive(entries), summary.drive(StoreTarget(store))]
+let bridges = [rows.deltas().drive(entries), summary.drive(store.actionTarget { SummaryChanged(summary: $0) })]
 
 var transitions = 0
 let counting = rows.subscribe { signal in

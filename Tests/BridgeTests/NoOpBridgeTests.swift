@@ -52,7 +52,7 @@ struct NoOpBridgeTests {
         let property = Property(value: 7)
         let graph = Graph()
         let input = graph.input(0)
-        let bridge = property.drive(input)
+        let bridge = property.driveOnWritingThread(input)
         var seen: [Int] = []
         let watch = input.observe { seen.append($0) }
         property.value = 7

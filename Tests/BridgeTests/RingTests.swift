@@ -67,7 +67,7 @@ struct RingTests {
         let input = graph.input(0)
         let property = Property(value: 0)
         var inputValues: [Int] = []
-        let bridges = [variable.drive(input), input.drive(property), property.drive(variable)]
+        let bridges = [variable.drive(input), input.drive(property), property.driveOnWritingThread(variable)]
         let watch = input.observe { inputValues.append($0) }
         inputValues = []
         let writes: [() -> Void] = [{ variable.value = 1 }, { input.write(2) }, { property.value = 3 }]

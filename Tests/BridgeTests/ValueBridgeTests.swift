@@ -82,7 +82,7 @@ struct ValueBridgeTests {
         celsius.write(100)
         #expect(property.value == 212)
         let mirror = graph.input(0)
-        let fromSignals = property.drive(mirror)
+        let fromSignals = property.driveOnWritingThread(mirror)
         #expect(mirror.value == 212)
         celsius.write(0)
         #expect(mirror.value == 32, "written inline on the thread that wrote the property: this one")

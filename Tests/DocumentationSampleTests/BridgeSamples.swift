@@ -5,6 +5,7 @@
 // module's `Interop/Deltas.swift`), verbatim, with what they need around them.
 
 import Cycle
+import Dispatch
 import Glue
 import Incremental
 import ReactiveCore
@@ -194,4 +195,69 @@ enum MixingArticle {
     tape = recorder.tape
     _ = (screen, replayed, tape)
     playing.disconnect()
+}
+
+enum HopSamples {
+    struct Network: Equatable { var isOnline = false }
+    struct IsOnline: Action {
+        var isOnline: Bool
+        init(_ isOnline: Bool) { self.isOnline = isOnline }
+    }
+    final class Monitor: Sendable {
+        let isOnline = Property(value: true)
+    }
+    struct Summary: Equatable { var items = 0 }
+    struct SummaryChanged: Action { var summary: Summary }
+    struct Screen: Equatable {
+        var network = Network()
+        var summary = Summary()
+    }
+}
+
+/// Lets the main queue run what was dispatched to it before now.
+@MainActor private func mainQueueRuns() async {
+    await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+}
+
+@Test @MainActor func propertyDriveSample() async {
+    typealias IsOnline = HopSamples.IsOnline
+    let monitor = HopSamples.Monitor()
+    let store = Store(initialState: HopSamples.Network(), scheduler: TestScheduler())
+    let reducer = store.register(Reducer<HopSamples.Network, IsOnline> { state, action in state.isOnline = action.isOnline })
+    let mirror = Property(value: false)
+    let bridge = monitor.isOnline.drive(mirror)                      // Sendable: any thread
+    let toStore = monitor.isOnline.drive(store.actionTarget { IsOnline($0) }, on: .main)
+    #expect(mirror.value == true)
+    await mainQueueRuns()
+    #expect(store.state.value.isOnline == true)
+    DispatchQueue.global().sync { monitor.isOnline.value = false }
+    #expect(mirror.value == false)
+    await mainQueueRuns()
+    #expect(store.state.value.isOnline == false)
+    bridge.disconnect()
+    toStore.disconnect()
+    reducer.disconnect()
+}
+
+@Test @MainActor func actionTargetSample() async {
+    typealias IsOnline = HopSamples.IsOnline
+    typealias SummaryChanged = HopSamples.SummaryChanged
+    let monitor = HopSamples.Monitor()
+    let store = Store(initialState: HopSamples.Screen(), scheduler: TestScheduler())
+    let reducers = [
+        store.register(Reducer<HopSamples.Screen, IsOnline> { state, action in state.network.isOnline = action.isOnline }),
+        store.register(Reducer<HopSamples.Screen, SummaryChanged> { state, action in state.summary = action.summary }),
+    ]
+    let graph = Graph()
+    let summary = graph.input(HopSamples.Summary(items: 2))
+    let bridge = summary.drive(store.actionTarget { SummaryChanged(summary: $0) })     // Incremental
+    let online = monitor.isOnline.drive(store.actionTarget { IsOnline($0) }, on: .main)  // Signals, with a hop
+    #expect(store.state.value.summary.items == 2)
+    summary.write(HopSamples.Summary(items: 5))
+    #expect(store.state.value.summary.items == 5)
+    await mainQueueRuns()
+    #expect(store.state.value.network.isOnline == true)
+    bridge.disconnect()
+    online.disconnect()
+    for reducer in reducers { reducer.disconnect() }
 }
