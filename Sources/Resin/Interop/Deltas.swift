@@ -22,7 +22,7 @@ extension Store: DeltaSource {
     }
 }
 
-/// A store as a ``DeltaTarget``: each transaction of the source dispatches one action, made
+/// A store as a `DeltaTarget`: each transaction of the source dispatches one action, made
 /// from the transaction's last value. Made by ``Store/actionTarget(_:)``.
 ///
 /// A store changes only by actions, so this is how another paradigm drives one: an
