@@ -264,6 +264,32 @@ struct WaysOutModelTests {
         }
     }
 
+    @Test("steady edits through filter, sort and map are applied edit by edit: no reader rebuilds")
+    func noRebuildInSteadyState() {
+        let graph = Graph()
+        let input = graph.arrayInput(Array(0..<1_000))
+        var predicateCalls = 0
+        var transformCalls = 0
+        let view = input.filterElements {
+            predicateCalls += 1
+            return $0 % 3 != 0
+        }
+        .sortedElements(by: <)
+        .mapElements {
+            transformCalls += 1
+            return $0 * 2
+        }
+        let observed = view.observedElements()
+        let counts = (predicateCalls, transformCalls)
+        for value in 1_000..<1_100 {
+            input.append(value)
+            input.remove(at: 0)
+        }
+        #expect(predicateCalls - counts.0 == 100, "one predicate call per inserted element")
+        #expect(transformCalls - counts.1 <= 100, "one transform per inserted element that passes")
+        #expect(Array(observed) == (100..<1_100).filter { $0 % 3 != 0 }.map { $0 * 2 })
+    }
+
     @Test("a filter switched by flatMap as the first change: the observed array and derived arrays follow it")
     func switchAsFirstChange() {
         let graph = Graph()

@@ -194,9 +194,11 @@ final class DerivedCollectionNode<Input: VersionedCollection, Output: EditRecord
             mutateCurrent { apply(source, start, &$0) }
             return current.editCount > before ? .changed : .unchanged
         }
-        let (wasReset, change) = (current.isReset, current.change)
+        let (wasReset, change, editCount) = (current.isReset, current.change, current.editCount)
         mutateCurrent { swap(&$0.edits, &spareEdits) }
-        mutateCurrent { $0.beginChange() }
+        // The count of the change it follows is taken before the swap: readers that applied
+        // all of it then apply the new one edit by edit.
+        mutateCurrent { $0.beginChange(afterEditCount: editCount) }
         mutateCurrent { apply(source, start, &$0) }
         if current.hasEdits {
             openWindow = graph.changeWindow

@@ -81,5 +81,5 @@ protocol EditRecordingCollection: VersionedCollection {
     var isReset: Bool { get set }
     var edits: [Edit] { get set }
     var hasEdits: Bool { get }
-    mutating func beginChange()
+    mutating func beginChange(afterEditCount count: Int)
 }

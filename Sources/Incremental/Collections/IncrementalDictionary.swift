@@ -37,7 +37,13 @@ public struct IncrementalDictionary<Key: Hashable, Value> {
     public subscript(key: Key) -> Value? { entries[key] }
 
     mutating func beginChange() {
-        change = change.successor(afterEditCount: edits.count)
+        beginChange(afterEditCount: edits.count)
+    }
+
+    /// Starts the record of a new change after one of `count` edits (the edits buffer may
+    /// have been swapped for a spare one already, whose count says nothing).
+    mutating func beginChange(afterEditCount count: Int) {
+        change = change.successor(afterEditCount: count)
         edits.removeAll(keepingCapacity: true)
         isReset = false
     }
