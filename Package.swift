@@ -30,20 +30,22 @@ func checks(_ module: String) -> [SwiftSetting] {
     checkedModules.contains(module) ? [.define("\(module.uppercased())_INTERNAL_CHECKS")] : []
 }
 
-/// The code samples of the README, the DocC articles and the doc comments, verbatim
-/// (PackageTests' DocumentationSampleCoverageTests checks that they are here). Left out of
-/// builds with internal checks, which test the engines and rebuild once per mutant: the
-/// samples depend on every module, and would be rebuilt with each.
-let documentationSamples: [Target] =
-    checkedModules.isEmpty
-    ? [
-        .testTarget(
-            name: "DocumentationSampleTests",
-            dependencies: [
-                "ReactiveCore", "ReactiveTesting", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting",
-                "Signals", "Cycle",
-            ])
-    ] : []
+/// The test targets a build holds: every one, or those `PARADIGMS_TEST_TARGETS` lists
+/// (comma-separated names). CI's sanitizer and mutant builds use it to compile only the suites
+/// they run: ThreadSanitizer's leaves out the suites that start no thread, and each engine's
+/// mutants build the suites their patches name, so that a mutant relinks a small test binary.
+let selectedTestTargets: Set<String>? = {
+    guard let list = Context.environment["PARADIGMS_TEST_TARGETS"], !list.isEmpty else { return nil }
+    return Set(list.split(separator: ",").map { String($0.filter { $0 != " " }) })
+}()
+
+/// `targets` without the test targets `PARADIGMS_TEST_TARGETS` leaves out.
+func selectingTests(_ targets: [Target]) -> [Target] {
+    guard let selectedTestTargets else { return targets }
+    let unknown = selectedTestTargets.subtracting(targets.filter { $0.type == .test }.map(\.name))
+    precondition(unknown.isEmpty, "PARADIGMS_TEST_TARGETS names no test target called \(unknown.sorted())")
+    return targets.filter { $0.type != .test || selectedTestTargets.contains($0.name) }
+}
 
 let package = Package(
     name: "swift-paradigms",
@@ -70,7 +72,7 @@ let package = Package(
         .executable(name: "shopping-list", targets: ["ShoppingList"]),
         .executable(name: "inventory", targets: ["Inventory"]),
     ],
-    targets: [
+    targets: selectingTests([
         // The common module: connections, the uniform subscribe view, virtual time.
         .target(name: "ReactiveCore", swiftSettings: checks("ReactiveCore")),
 
@@ -213,6 +215,14 @@ let package = Package(
                 "ReactiveCore", "Glue", "Incremental", "SignalGraph", "Resin", "Signals", "Cycle", "TestSupport",
             ]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "SignalGraph", "TestSupport"]),
-    ] + documentationSamples,
+        // The code samples of the README, the DocC articles and the doc comments, verbatim
+        // (PackageTests' DocumentationSampleCoverageTests checks that they are here).
+        .testTarget(
+            name: "DocumentationSampleTests",
+            dependencies: [
+                "ReactiveCore", "ReactiveTesting", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting",
+                "Signals", "Cycle",
+            ]),
+    ]),
     swiftLanguageModes: [.v6]
 )
