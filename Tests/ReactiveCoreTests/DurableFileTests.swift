@@ -224,13 +224,15 @@ struct DurableFileTests {
 
     @Test("a writer killed with SIGKILL mid-write leaves the old file whole; the next write removes what it left")
     func killedWriter() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "durable-kill").path
+        // Named after this process, which the exit test's process is a child of: two runs of
+        // the suite at once (a plain one and a sanitizer's) each have their own.
+        let folder = FileManager.default.temporaryDirectory.appending(path: "durable-kill-\(getpid())").path
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("old", to: folder + "/state.json")
         await #expect(processExitsWith: .signal(SIGKILL)) {
-            let folder = FileManager.default.temporaryDirectory.appending(path: "durable-kill").path
+            let folder = FileManager.default.temporaryDirectory.appending(path: "durable-kill-\(getppid())").path
             // A second thread kills the process as soon as the temporary file appears, while
             // the first is still writing 128 MB into it.
             let killer = Thread {
