@@ -132,8 +132,11 @@ struct DriverTests {
         // A request the model stops asking for is cancelled and reports nothing. It is cancelled
         // once the server has it: cancelling a task that is still starting trips a known race in
         // swift-corelibs-foundation's task registry (see HTTPDriver's documentation).
+        // Its timeout is far longer than the test: under ThreadSanitizer, with every suite
+        // sharing the main actor, the wait below has outlasted the default 30 seconds, and a
+        // timeout reported before the request is let go is a fourth event.
         let silentBefore = server.silentRequests.value
-        models.send(["slow": HTTPRequest(url: server.url("/silent"))])
+        models.send(["slow": HTTPRequest(url: server.url("/silent"), timeout: .seconds(3_600))])
         // Waited for by yielding, with bounds far above what a loaded machine needs (under
         // AddressSanitizer with every suite running, 100,000 yields once ran out first).
         #expect(await eventually({ server.silentRequests.value != silentBefore }, yields: 10_000_000))
