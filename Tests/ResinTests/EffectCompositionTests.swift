@@ -34,10 +34,11 @@ private func logged(_ name: String, _ log: EffectLog) -> Effect<Step> {
     }
 }
 
-/// An effect that waits on `gate` (it ends when the gate finishes), then sends `Step(name)`.
-private func waiting(_ name: String, on gate: AsyncStream<Void>) -> Effect<Step> {
+/// An effect that waits at `gate` (until it opens, or the effect is cancelled), then sends
+/// `Step(name)`.
+private func waiting(_ name: String, on gate: Gate) -> Effect<Step> {
     .run { send in
-        for await _ in gate {}
+        await gate.wait()
         send(Step(name: name))
     }
 }
@@ -69,7 +70,7 @@ struct EffectCompositionTests {
 
     @Test("a concatenation made cancellable is cancelled whole: what runs stops, what waits never starts")
     func cancelWholeConcatenation() async {
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let log = EffectLog()
         let store = TestStore(initialState: Chain()) { store in
             [
@@ -84,14 +85,14 @@ struct EffectCompositionTests {
         #expect(store.store.runningEffectCount == 1)
         store.send(Halt(id: "chain"))
         #expect(store.store.runningEffectCount == 0)
-        open.finish()
+        gate.open()
         await store.finish()
         #expect(log.value.isEmpty)
     }
 
     @Test("cancelling one part of a concatenation under its own id ends that part; the next one starts")
     func cancelOnePart() async {
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let log = EffectLog()
         let store = TestStore(initialState: Chain()) { store in
             [
@@ -107,7 +108,7 @@ struct EffectCompositionTests {
         store.send(Halt(id: "a"))
         await store.receive(Step(name: "b")) { $0.log = ["b"] }
         await store.finish()
-        open.finish()
+        gate.open()
         #expect(log.value == ["b starts", "b ends"])
     }
 
@@ -135,7 +136,7 @@ struct EffectCompositionTests {
 
     @Test("several effects run under one id unless cancelInFlight; cancel(id:) and cancel(ids:) stop them all")
     func sharedIDs() async {
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let store = TestStore(initialState: Chain()) { store in
             [
                 store.register(
@@ -163,13 +164,13 @@ struct EffectCompositionTests {
         store.send(Step(name: "alongside"))
         store.send(Go())
         #expect(store.store.runningEffectCount == 0)
-        open.finish()
+        gate.open()
         await store.finish()
     }
 
     @Test("an element removed while its concatenation waits between parts: nothing more starts")
     func concatenationEndsWithItsFocus() async {
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let log = EffectLog()
         let scheduler = TestScheduler()
         let store = Store(initialState: Chain(rows: [1: "a", 2: "b"]), scheduler: scheduler)
@@ -189,7 +190,7 @@ struct EffectCompositionTests {
         #expect(store.runningEffectCount == 1)
         rows[2] = nil
         #expect(store.runningEffectCount == 0)
-        open.finish()
+        gate.open()
         for _ in 0..<20 { await Task.yield() }
         scheduler.advance()
         #expect(log.value.isEmpty && store.runningEffectCount == 0)

@@ -67,7 +67,7 @@ struct EffectStressTests {
             })
         // Each effect floods until it is cancelled, then (if it sent its share first) waits
         // for the cancel: only a cancel ends it, so the test does not depend on timing.
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         registrations += store.register(
             Reducer<Lanes, Flood> { _, flood in
                 .run(id: flood.lane) { send in
@@ -77,7 +77,7 @@ struct EffectStressTests {
                         index += 1
                         if index.isMultiple(of: 64) { await Task.yield() }
                     }
-                    for await _ in gate {}  // ends when the task is cancelled
+                    await gate.wait()  // ends when the task is cancelled
                 }
             })
         registrations += store.register(
@@ -102,7 +102,7 @@ struct EffectStressTests {
         #expect(stopped.count == lanes)
         #expect(store.runningEffectCount == 0)
         #expect(lateActions == 0)
-        open.finish()
+        gate.open()
         for lane in 0..<lanes {
             let received = store.state.value.received[lane]
             #expect(received == Array(0..<received.count), "lane \(lane): in order, none lost before the cancel")

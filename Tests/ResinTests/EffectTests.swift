@@ -234,11 +234,11 @@ struct EffectTests {
     @Test("a wait that outlasts the timeout records that the action never came, and says how long it waited")
     func receiveTimesOut() async {
         struct Go: Action {}
-        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let store = TestStore(initialState: SearchState(), timeout: .milliseconds(20)) { store in
             store.register(
                 Middleware<SearchState>.on(Go.self) { _, context in
-                    context.run { _ in for await _ in gate {} }
+                    context.run { _ in await gate.wait() }
                 })
         }
         #expect(store.timeout == .milliseconds(20))
@@ -249,7 +249,7 @@ struct EffectTests {
             issue.comments.map(\.rawValue).joined().contains("none came within 0.02 seconds")
         }
         // Once the effect ends, nothing is left running.
-        opener.finish()
+        gate.open()
         store.timeout = .seconds(60)
         await store.finish()
     }

@@ -185,7 +185,7 @@ struct ReducerEffectTests {
 
     @Test("an element's effects are cancelled when the element is removed, and when its focus is freed")
     func effectsEndWithTheirFocus() async {
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let scheduler = TestScheduler()
         let store = Store(initialState: Finder(rows: [1: "a", 2: "b"]), scheduler: scheduler)
         let remove = store.register(Reducer<Finder, RemoveRow> { state, action in state.rows[action.row] = nil })
@@ -195,7 +195,7 @@ struct ReducerEffectTests {
                 Reducer<String?, Start> { _, start in
                     guard start.row == row else { return .none }
                     return .merge(
-                        .run { _ in for await _ in gate {} },
+                        .run { _ in await gate.wait() },
                         .send(Echo(text: "late")).debounce(id: "row \(row)", for: .seconds(1)))
                 })
         }
@@ -213,7 +213,7 @@ struct ReducerEffectTests {
         store.unhandledActionHandler = { _ in unhandled += 1 }
         scheduler.advance(by: .seconds(2))
         #expect(unhandled == 0)
-        open.finish()
+        gate.open()
         _ = remove
     }
 

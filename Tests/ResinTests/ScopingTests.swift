@@ -101,16 +101,16 @@ struct ScopingTests {
     @Test("leaving a case cancels the effects its focus started")
     func leavingCaseCancels() {
         let registrations = Connector()
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let store = Store(initialState: Screen(destination: .detail(Detail(title: "a"))), scheduler: TestScheduler())
         registrations += store.register(Reducer<Screen, Open> { state, open in state.destination = open.destination })
         registrations += store.focus(\.destination, case: Destination.detail).register(
-            Reducer<Detail?, Work> { _, _ in .run { _ in for await _ in gate {} } })
+            Reducer<Detail?, Work> { _, _ in .run { _ in await gate.wait() } })
         store.dispatch(Work())
         #expect(store.runningEffectCount == 1)
         store.dispatch(Open(destination: .settings(Settings())))
         #expect(store.runningEffectCount == 0)
-        open.finish()
+        gate.open()
     }
 
     @Test(
@@ -118,7 +118,7 @@ struct ScopingTests {
     )
     func forEachArray() {
         let registrations = Connector()
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
         let store = Store(initialState: Screen(rows: [Row(id: 1), Row(id: 2)]), scheduler: TestScheduler())
         registrations += store.register(Reducer<Screen, AddRow> { state, add in state.rows.append(Row(id: add.id)) })
         registrations += store.register(Reducer<Screen, RemoveRow> { state, remove in state.rows[id: remove.id] = nil })
@@ -129,7 +129,7 @@ struct ScopingTests {
             let registration = row.register(
                 presentOnly: Reducer<Row, BumpRow>(route: id) { row, _ in
                     row.count += 1
-                    return .run { _ in for await _ in gate {} }
+                    return .run { _ in await gate.wait() }
                 })
             registration.onDisconnect(isolated: { ended.append(id) })
             return registration
@@ -150,7 +150,7 @@ struct ScopingTests {
         #expect(store.runningEffectCount == 0)
         #expect(store.registrationCountsForTesting.reducers == 2)
         #expect(store.focusChildCountForTesting == 0)
-        open.finish()
+        gate.open()
     }
 
     @Test("forEach over a dictionary follows its keys; a key removed and added back in one action is kept")

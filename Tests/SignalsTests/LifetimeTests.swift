@@ -165,7 +165,11 @@ struct LifetimeTests {
         let delivered = Atomic(0)
         let firing = LoopingThread { signal.fire(with: $0) }
         await Task.detached {
-            for _ in 0..<2_000 {
+            // At least 2,000 chains, and on until the firing thread has delivered 2,000 times
+            // to chains being freed (how many that takes depends on how the threads run).
+            var made = 0
+            while made < 2_000 || (delivered.load(ordering: .relaxed) < 2_000 && made < 10_000_000) {
+                made += 1
                 // Made and freed at once: the firing thread may be delivering to it meanwhile.
                 let chain = signal.fired.noDispatch().map { counter.make($0) }.then { _ in
                     delivered.add(1, ordering: .relaxed)
