@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReactiveCore
 import Testing
 
 @testable import Cycle
@@ -184,9 +184,9 @@ struct SessionFileTests {
 
 /// A flag that a `@Sendable` fault injector reads and a test sets.
 final class LockedFlag: Sendable {
-    private let stored: Mutex<Bool>
+    private let stored: LockedState<Bool>
 
-    init(_ value: Bool) { stored = Mutex(value) }
+    init(_ value: Bool) { stored = LockedState(value) }
 
     var value: Bool {
         get { stored.withLock { $0 } }

@@ -15,12 +15,20 @@ struct Search: Action, Equatable { var query: String }
 struct Results: Action, Equatable { var items: [String] }
 struct CancelSearch: Action, Equatable {}
 
-/// A search backend the test controls: each request waits until the test answers it.
+/// A search backend the test controls: it reports each request, answers at once, and holds
+/// the queries it is told to hold until their effect is cancelled.
 final class Backend: Sendable {
     let (requests, requestContinuation) = AsyncStream.makeStream(of: String.self)
+    private let held: Set<String>
+    private let never = Gate()
+
+    init(holding held: Set<String> = []) {
+        self.held = held
+    }
 
     func search(_ query: String) async -> [String] {
         requestContinuation.yield(query)
+        if held.contains(query) { await never.wait() }
         return [query.uppercased(), query + "!"]
     }
 }
@@ -95,7 +103,8 @@ struct EffectTests {
 
     @Test("a new effect with the same id cancels the one in flight")
     func cancelInFlight() async {
-        let store = TestStore(initialState: SearchState()) { $0.register(searchParcel(Backend())) }
+        // "a" is held, so that its effect is surely in flight when "ab" is sent.
+        let store = TestStore(initialState: SearchState()) { $0.register(searchParcel(Backend(holding: ["a"]))) }
         store.send(Search(query: "a")) {
             $0.query = "a"
             $0.isSearching = true

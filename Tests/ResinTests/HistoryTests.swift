@@ -1,6 +1,6 @@
 import Foundation
+import ReactiveCore
 import Resin
-import Synchronization
 import TestSupport
 import Testing
 
@@ -25,7 +25,7 @@ private final class Box {
 
 /// Counts effects that started, from any thread.
 private final class Starts: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedState(0)
     var value: Int { count.withLock { $0 } }
     func add() { count.withLock { $0 += 1 } }
 }

@@ -1,6 +1,6 @@
+import ReactiveCore
 import Resin
 import ResinTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -20,7 +20,7 @@ private struct RemoveRow: Action, Equatable { var row: Int }
 
 /// Counts from any thread.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedState(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }

@@ -1,6 +1,6 @@
+import ReactiveCore
 import Resin
 import ResinTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -203,7 +203,7 @@ struct TypedFeatureTests {
     func liveUnhandledError() async {
         let scheduler = TestScheduler()
         let store = Store(initialState: CounterState(), scheduler: scheduler)
-        let errors = Mutex<[String]>([])
+        let errors = LockedState<[String]>([])
         store.unhandledErrorHandler = { error in errors.withLock { $0.append("\(error)") } }
         let registration = store.register(Reducer<CounterState, Counter> { _, _ in .run { _ in throw FactError() } })
         store.dispatch(Counter.increment)
@@ -269,7 +269,7 @@ struct TypedFeatureTests {
         let live = Dependencies()
         #expect((try? await live.factClient.fact(3)) == "3 is the live answer.")
         var test = Dependencies(context: .test)
-        let reported = Mutex<[String]>([])
+        let reported = LockedState<[String]>([])
         test.unimplementedReporter = { key in reported.withLock { $0.append(key) } }
         _ = test.factClient
         _ = test.factClient
@@ -281,7 +281,7 @@ struct TypedFeatureTests {
 
     @Test("an action of another type sent from a typed effect is routed by its own type")
     func otherTypesRoute() async {
-        let logouts = Mutex(0)
+        let logouts = LockedState(0)
         let store = TestStore(initialState: CounterState(), sending: Counter.self) { store in
             Connection(grouping: [
                 store.register(counter),

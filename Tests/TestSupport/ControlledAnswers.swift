@@ -1,4 +1,4 @@
-import Synchronization
+import ReactiveCore
 
 /// Asynchronous work the test finishes by hand: each call waits until the test answers the
 /// message it was given, and records whether its task was cancelled.
@@ -13,7 +13,7 @@ public final class ControlledAnswers: Sendable {
         var cancelled: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// The work for `message`: waits for ``answer(_:)``, then returns its result.
     public func work(_ message: String) async -> String {

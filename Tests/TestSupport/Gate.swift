@@ -1,11 +1,12 @@
-import Synchronization
+import ReactiveCore
 
 /// A gate that any number of tasks wait at until it opens.
 ///
 /// Unlike an `AsyncStream` used as a gate, every waiter is its own: a waiter whose task is
 /// cancelled stops waiting alone (an `AsyncStream` ends for every consumer when one awaiting
 /// consumer is cancelled, and it supports only one consumer at a time), and `open()` lets
-/// every waiter through, now and later.
+/// every waiter through, now and later. Its state is a `LockedState`, which ThreadSanitizer
+/// sees (it does not see `Synchronization.Mutex` on Linux).
 public final class Gate: Sendable {
     private struct State {
         var isOpen = false
@@ -13,7 +14,7 @@ public final class Gate: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A closed gate.
     public init() {}
