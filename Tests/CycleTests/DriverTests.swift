@@ -108,11 +108,11 @@ struct DriverTests {
         let server = try TestServer()
         let models = EventSubject<[String: HTTPRequest]>()
         let received = LockedState<[HTTPEvent]>([])
-        let arrival = Arrival()
+        let arrival = Gate()
         let driver = HTTPDriver(scheduler: DispatchScheduler(queue: .main))
         let connection = driver.rendered(models.stream).subscribe { event in
             received.withLock { $0.append(event) }
-            if received.withLock({ $0.count }) == 3 { arrival.signal() }
+            if received.withLock({ $0.count }) == 3 { arrival.open() }
         }
         models.send([
             "hello": HTTPRequest(url: server.url("/hello")),
@@ -144,29 +144,5 @@ struct DriverTests {
         await MainActor.run {}
         connection.disconnect()
         #expect(received.withLock { $0 }.count == 3)
-    }
-}
-
-/// Resumes a waiting test once something arrived.
-final class Arrival: Sendable {
-    private let state = LockedState<(arrived: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func signal() {
-        let waiting = state.withLock { state in
-            state.arrived = true
-            defer { state.waiting = nil }
-            return state.waiting
-        }
-        waiting?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let arrived = state.withLock { state in
-                if !state.arrived { state.waiting = continuation }
-                return state.arrived
-            }
-            if arrived { continuation.resume() }
-        }
     }
 }

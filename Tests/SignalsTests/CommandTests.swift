@@ -4,8 +4,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Holds executions until the test lets each go: an execution waits for one `open()`.
-private final class Gate: Sendable {
+/// Holds executions until the test lets each go: an execution waits for one `open()` (unlike
+/// TestSupport's `Gate`, which lets every waiter through once it opens).
+private final class Turnstile: Sendable {
     private let stream: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     /// How many executions have reached the gate.
@@ -30,7 +31,7 @@ private struct Refused: Error, Equatable {}
 struct CommandTests {
     @Test("apply runs the work: executing meanwhile, then the value, then not executing")
     func applies() async throws {
-        let gate = Gate()
+        let gate = Turnstile()
         let command = Command { (input: Int) in
             await gate.pass()
             return input * 2
@@ -53,7 +54,7 @@ struct CommandTests {
 
     @Test("an apply while an execution runs, or while the condition is false, is refused and runs nothing")
     func refused() async throws {
-        let gate = Gate()
+        let gate = Turnstile()
         let condition = Property(value: true)
         let runs = Atomic(0)
         let command = Command(enabledIf: condition) { (input: Int) in
@@ -100,7 +101,7 @@ struct CommandTests {
 
     @Test("cancelling the task cancels the execution; its error is sent, and the command is enabled again")
     func cancellation() async {
-        let gate = Gate()
+        let gate = Turnstile()
         let command = Command { (_: Void) in
             await gate.pass()
             try Task.checkCancellation()
@@ -147,7 +148,7 @@ struct CommandTests {
     @Test("applies racing on many threads: exactly one starts while it runs, and every value is sent once")
     func racingApplies() async throws {
         for round in 0..<20 {
-            let gate = Gate()
+            let gate = Turnstile()
             let runs = Atomic(0)
             let command = Command { (input: Int) in
                 runs.add(1, ordering: .relaxed)
@@ -182,7 +183,7 @@ struct CommandTests {
     func lifetime() async throws {
         weak var weakCommand: Command<Int, Int>?
         weak var weakCondition: Property<Bool>?
-        let gate = Gate()
+        let gate = Turnstile()
         var task: Task<Int, any Error>?
         do {
             let condition = Property(value: true)

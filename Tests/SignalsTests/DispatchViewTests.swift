@@ -1,5 +1,6 @@
 import Dispatch
 import Signals
+import TestSupport
 import Testing
 
 /// `dispatch(to:)`, `dispatch(qos:)` and `noDispatch()` are views of the observable before
@@ -31,14 +32,14 @@ struct DispatchViewTests {
         let log = Log<String>()
         let observables = ObservableCollection()
         let view = signal.fired.dispatch(to: queue)
-        let first = Arrival()
-        view.then { _ in first.signal() }.append(to: observables)
+        let first = Gate()
+        view.then { _ in first.open() }.append(to: observables)
         await first.wait()
         // The view has passed a message on: a modifier connected now is replayed it.
-        let second = Arrival()
+        let second = Gate()
         view.map { $0 * 2 }.then { value in
             log.append("\(value) on \(DispatchQueue.getSpecific(key: viewQueueKey) ?? "another queue")")
-            second.signal()
+            second.open()
         }.append(to: observables)
         await second.wait()
         #expect(log.all == ["14 on replay"])
@@ -50,13 +51,13 @@ struct DispatchViewTests {
         let concurrent = DispatchQueue(label: "DispatchViewTests.concurrent", attributes: .concurrent)
         let signal = Signal<Int>()
         let log = Log<String>()
-        let done = Arrival()
+        let done = Gate()
         let observables = ObservableCollection()
         let view = signal.fired.dispatch(to: concurrent)
         view.then { log.append("a\($0)") }.append(to: observables)
         view.map { $0 }.then {
             log.append("b\($0)")
-            if $0 == 99 { done.signal() }
+            if $0 == 99 { done.open() }
         }.append(to: observables)
         for value in 0..<100 { signal.fire(with: value) }
         await done.wait()

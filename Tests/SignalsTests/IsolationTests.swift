@@ -1,5 +1,6 @@
 import Dispatch
 import Signals
+import TestSupport
 import Testing
 
 /// A view-like class isolated to the main actor, as in the seed's
@@ -65,14 +66,14 @@ struct IsolationTests {
         let signal = Signal<Int>()
         let observables = ObservableCollection()
         let after = Log<Bool>()
-        let arrival = Arrival()
+        let arrival = Gate()
         signal.fired
             .dispatch(to: DispatchQueue(label: "IsolationTests.worker"))
             .map { $0 * 2 }
             .then(call: Screen.show, on: screen)
             .then { value in
                 after.append(isOnMainQueue())
-                if value == 200 { arrival.signal() }
+                if value == 200 { arrival.open() }
             }
             .append(to: observables)
         await Task.detached {

@@ -138,10 +138,10 @@ struct ModifierTests {
         let signal = Signal<Int>()
         let log = Log<Int>()
         let observables = ObservableCollection()
-        let done = Arrival()
+        let done = Gate()
         signal.fired.dispatch(to: concurrent).map { $0 * 10 }.then {
             log.append($0)
-            if $0 == 9_990 { done.signal() }
+            if $0 == 9_990 { done.open() }
         }.append(to: observables)
         for value in 0..<1_000 { signal.fire(with: value) }
         await done.wait()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Signals
+import TestSupport
 import Testing
 
 @Suite("The seed's samples")
@@ -76,7 +77,7 @@ struct SeedTests {
         let property = Property(value: 45)
         let observables = ObservableCollection()
         let log = Log<String>()
-        let done = Arrival()
+        let done = Gate()
         property
             .didSet
             .dispatch(qos: .userInitiated)
@@ -90,7 +91,7 @@ struct SeedTests {
             .then {
                 dispatchPrecondition(condition: .onQueue(.main))
                 log.append("main \($0)")
-                done.signal()
+                done.open()
             }
             .append(to: observables)
         property.value = 50

@@ -19,31 +19,3 @@ final class Target: Sendable {
 func drainMain() async {
     await MainActor.run {}
 }
-
-/// Resumes a waiting test once, when a chain reaches the message it waits for.
-final class Arrival: Sendable {
-    private let continuation = LockedState<CheckedContinuation<Void, Never>?>(nil)
-    private let arrived = LockedState(false)
-
-    /// Called from the chain: lets the waiting test go on.
-    func signal() {
-        let waiting = continuation.withLock { continuation in
-            arrived.withLock { $0 = true }
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume()
-    }
-
-    /// Waits until ``signal()`` has been called (returns at once if it already was).
-    func wait() async {
-        await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
-            let already = continuation.withLock { continuation in
-                if arrived.withLock({ $0 }) { return true }
-                continuation = waiting
-                return false
-            }
-            if already { waiting.resume() }
-        }
-    }
-}
