@@ -1,6 +1,6 @@
+import ReactiveCore
 import Resin
 import ResinTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -16,7 +16,7 @@ private enum SearchClientKey: DependencyKey {
 
 /// A storage as an app would declare it; the test value keeps everything in memory.
 private final class MemoryStorage: Sendable {
-    private let entries = Mutex<[String: String]>([:])
+    private let entries = LockedState<[String: String]>([:])
     func save(_ value: String, for key: String) { entries.withLock { $0[key] = value } }
     func load(_ key: String) -> String? { entries.withLock { $0[key] } }
 }
@@ -118,7 +118,7 @@ struct DependencyTests {
         var dependencies = Dependencies()
         dependencies.searchClient = SearchClient { _ in ["injected"] }
         let store = Store(initialState: Page(), scheduler: scheduler, dependencies: dependencies)
-        let seen = Mutex<[String]>([])
+        let seen = LockedState<[String]>([])
         let registration = store.register(
             Reducer<Page, Query> { _, _ in
                 .run { _ in

@@ -1,6 +1,6 @@
+import ReactiveCore
 import Resin
 import ResinTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -20,7 +20,7 @@ private struct StartRow: Action, Equatable { var row: Int }
 
 /// What the effects did, in order, from any thread.
 private final class EffectLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = LockedState<[String]>([])
     var value: [String] { entries.withLock { $0 } }
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
 }

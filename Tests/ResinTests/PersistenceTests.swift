@@ -2,7 +2,6 @@ import Foundation
 import ReactiveCore
 import Resin
 import ResinTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -24,7 +23,9 @@ private let preferencesLocation = PersistenceLocation.memory("preferences")
 
 /// A persistence storage that counts its writes and can be told to fail.
 private final class FlakyStorage: Sendable {
-    private let state = Mutex<(data: [PersistenceLocation: Data], failWrites: Bool, failedWrites: Int, writes: Int)>(
+    private let state = LockedState<
+        (data: [PersistenceLocation: Data], failWrites: Bool, failedWrites: Int, writes: Int)
+    >(
         ([:], false, 0, 0))
 
     var failWrites: Bool {

@@ -1,5 +1,5 @@
+import ReactiveCore
 import Resin
-import Synchronization
 import TestSupport
 import Testing
 
@@ -13,7 +13,7 @@ private struct Both: Action, Equatable {}
 
 /// Ends waiting effects from the test: each `open(name)` lets the effect waiting on `name` end.
 private final class Gates: Sendable {
-    private let streams = Mutex<[String: (AsyncStream<Void>, AsyncStream<Void>.Continuation)]>([:])
+    private let streams = LockedState<[String: (AsyncStream<Void>, AsyncStream<Void>.Continuation)]>([:])
 
     func stream(_ name: String) -> AsyncStream<Void> {
         streams.withLock { streams in

@@ -1,7 +1,7 @@
 import Foundation
+import ReactiveCore
 import Resin
 import ResinTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -48,7 +48,7 @@ private struct DeepLink: Action, Equatable { var numbers: [Int] }
 
 /// Counts what the tests' element registrations are doing, from any thread.
 private final class Tally: Sendable {
-    private let state = Mutex<(live: Int, made: Int, cancelled: Int)>((0, 0, 0))
+    private let state = LockedState<(live: Int, made: Int, cancelled: Int)>((0, 0, 0))
     var live: Int { state.withLock { $0.live } }
     var made: Int { state.withLock { $0.made } }
     var cancelled: Int { state.withLock { $0.cancelled } }
