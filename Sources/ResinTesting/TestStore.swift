@@ -126,6 +126,11 @@ public final class TestStore<State: Equatable, Sent> {
         for key in unimplemented.takeNew() {
             location.record(Dependencies.unimplementedMessage(key))
         }
+        for action in store.takeActionsSentAfterCompletion() {
+            location.record(
+                "An effect sent \(action) after it completed, and the action was dropped; an effect's operation must await the work that sends (a Task it starts and does not await outlives it)"
+            )
+        }
         for error in store.takeUnhandledEffectErrors() {
             location.record(
                 "An effect threw \(error), and no catch: handler took it; pass catch: to .run, or handle the error in the operation"
@@ -152,8 +157,12 @@ public final class TestStore<State: Equatable, Sent> {
         }
     }
 
-    /// The store's current state.
-    public var state: State { store.stateForTesting }
+    /// The store's current state; inside an assertion's closure, the state before the action.
+    public var state: State { shownState ?? store.stateForTesting }
+
+    /// The state `state` shows while an assertion's closure runs: the state before the action,
+    /// which the closure changes into the expected state.
+    private var shownState: State?
 
     /// Dispatches `action` and checks the state after it.
     ///
@@ -166,14 +175,17 @@ public final class TestStore<State: Equatable, Sent> {
     /// action and must change nothing, so it asserts only what it sets (write absolute
     /// values: `$0.count = 2`, not `$0.count += 1`). Actions effects sent and the test did
     /// not receive are dispatched first, in order.
+    @discardableResult
     public func send(
-        _ action: some Action, _ update: (inout State) -> Void = { _ in },
+        _ action: some Action, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
+    ) -> TestStoreTask {
         send(erased: action, update, FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    fileprivate func send(erased action: any Action, _ update: (inout State) -> Void, _ location: FailureLocation) {
+    fileprivate func send(
+        erased action: any Action, _ update: ((inout State) -> Void)?, _ location: FailureLocation
+    ) -> TestStoreTask {
         // An effect that ended lets its concatenation go on before the action, as in an app.
         store.takeFinishedEffects()
         if store.hasWaitingEffectActions {
@@ -188,17 +200,18 @@ public final class TestStore<State: Equatable, Sent> {
             }
         }
         let before = state
-        store.dispatch(action)
+        let task = store.dispatch(action)
         check(before: before, update, after: "\(action)", location)
         recordReported(at: location)
+        return TestStoreTask(task: task, timeout: timeout, maximumYields: maximumYields)
     }
 
     /// Waits for the next action an effect sends, checks that it equals `expected`,
     /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
     ///
     /// Non-exhaustive, actions before the expected one are dispatched and skipped.
-    public func receive<Expected: Action & Equatable>(
-        _ expected: Expected, _ update: (inout State) -> Void = { _ in },
+    public nonisolated(nonsending) func receive<Expected: Action & Equatable>(
+        _ expected: Expected, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -210,8 +223,8 @@ public final class TestStore<State: Equatable, Sent> {
     /// dispatches it and checks the state as ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
     ///
     /// Non-exhaustive, actions before one of that type are dispatched and skipped.
-    public func receive<Expected: Action>(
-        _ type: Expected.Type, _ update: (inout State) -> Void = { _ in },
+    public nonisolated(nonsending) func receive<Expected: Action>(
+        _ type: Expected.Type, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -222,15 +235,15 @@ public final class TestStore<State: Equatable, Sent> {
     /// action they send that nobody received and for every effect still running at the end.
     /// Non-exhaustive, it dispatches the actions nobody received and cancels nothing: effects
     /// still running are left to the store.
-    public func finish(
+    public nonisolated(nonsending) func finish(
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        var wait = startWait()
-        while store.runningEffectCount > 0 {
+        // Cancelled effects count until their tasks end: a test of cancellation must not pass
+        // while the cancelled work still runs.
+        _ = await waitFor {
             store.takeFinishedEffects()
-            if store.runningEffectCount == 0 || !wait.allowsYield() { break }
-            await Task.yield()
+            return store.runningEffectCount == 0 && store.endingEffectCount == 0
         }
         store.takeFinishedEffects()
         recordReported(at: location)
@@ -247,6 +260,14 @@ public final class TestStore<State: Equatable, Sent> {
             return
         }
         recordUnasserted(at: location, when: "at the end of the test")
+        if store.endingEffectCount > 0 {
+            let ending = store.endingEffectDescriptions.map { "\n  - \($0)" }.joined()
+            location.record(
+                "\(store.endingEffectCount) cancelled effect(s) did not end within \(timeout); an effect must return when its task is cancelled:\(ending)"
+            )
+        }
+        // What was reported here is not reported again when the test store is released.
+        store.cancelEveryEffectForTesting()
     }
 
     /// Waits for the next action an effect sends, checks that `matches` accepts it,
@@ -257,8 +278,8 @@ public final class TestStore<State: Equatable, Sent> {
     /// ```
     ///
     /// Non-exhaustive, actions before one it accepts are dispatched and skipped.
-    public func receive(
-        where matches: (any Action) -> Bool, _ update: (inout State) -> Void = { _ in },
+    public nonisolated(nonsending) func receive(
+        where matches: (any Action) -> Bool, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -271,7 +292,7 @@ public final class TestStore<State: Equatable, Sent> {
     ///
     /// It first yields, so that effects that are about to send get to; an action an effect
     /// sends later still has to be received or skipped.
-    public func skipReceivedActions(
+    public nonisolated(nonsending) func skipReceivedActions(
         strict: Bool = true,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
@@ -287,7 +308,7 @@ public final class TestStore<State: Equatable, Sent> {
     /// Cancels the effects still running (and the concatenations, debounces and throttles
     /// under way), so that the test can end without waiting for them. With `strict`, finding
     /// none is a failure. Actions they already sent must still be received or skipped.
-    public func skipInFlightEffects(
+    public nonisolated(nonsending) func skipInFlightEffects(
         strict: Bool = true,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
@@ -309,20 +330,22 @@ public final class TestStore<State: Equatable, Sent> {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        check(before: state, update, after: "the assertion", location)
+        withoutActuallyEscaping(update) { update in
+            check(before: state, update, after: "the assertion", expectsChange: false, location)
+        }
         recordReported(at: location)
     }
 
     /// Runs `body` with ``exhaustivity`` set to `exhaustivity`, then puts it back.
-    public func withExhaustivity(_ exhaustivity: Exhaustivity, _ body: () async -> Void) async {
+    public nonisolated(nonsending) func withExhaustivity(_ exhaustivity: Exhaustivity, _ body: () async -> Void) async {
         let saved = self.exhaustivity
         self.exhaustivity = exhaustivity
         await body()
         self.exhaustivity = saved
     }
 
-    fileprivate func receive(
-        describing expected: String, matching matches: (any Action) -> Bool, _ update: (inout State) -> Void,
+    fileprivate nonisolated(nonsending) func receive(
+        describing expected: String, matching matches: (any Action) -> Bool, _ update: ((inout State) -> Void)?,
         _ location: FailureLocation
     ) async {
         defer { recordReported(at: location) }
@@ -366,7 +389,7 @@ public final class TestStore<State: Equatable, Sent> {
     /// later ones after a few yields, and time moves anyway.
     ///
     /// - Precondition: `duration` is not negative.
-    public func advance(
+    public nonisolated(nonsending) func advance(
         by duration: Duration = .zero,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
@@ -389,55 +412,72 @@ public final class TestStore<State: Equatable, Sent> {
     /// until every effect still running sleeps on ``scheduler``. Waits up to ``timeout``
     /// `patiently`, else for a few yields (an effect that waits on something else already
     /// made one wait give up); returns whether the wait may be patient next time.
-    private func settle(patiently patient: Bool) async -> Bool {
-        var wait = patient ? startWait() : WaitBound(yields: 100, duration: .zero)
-        while true {
-            store.takeFinishedEffects()
-            let running = store.runningEffectCount
-            if running == 0 || scheduler.sleepingCount >= running { return patient }
-            if !wait.allowsYield() { return false }
-            await Task.yield()
+    private nonisolated(nonsending) func settle(patiently patient: Bool) async -> Bool {
+        let settled = {
+            self.store.takeFinishedEffects()
+            let running = self.store.runningEffectCount
+            return running == 0 || self.scheduler.sleepingCount >= running
         }
+        guard patient else {
+            var wait = WaitBound(yields: 100, duration: .zero)
+            while !settled() {
+                if !wait.allowsYield() { return false }
+                await Task.yield()
+            }
+            return false
+        }
+        return await waitFor(settled)
     }
 
-    private func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
-        var wait = startWait()
-        while true {
-            if let action = store.takeNextEffectAction() { return action }
-            if store.runningEffectCount == 0 {
-                location.record("Expected an action from an effect, but no effect is running")
-                return nil
-            }
-            if !wait.allowsYield() {
-                let bound = maximumYields == nil ? "within \(timeout)" : "after \(wait.yielded) yields"
-                location.record("Expected an action from an effect, but none came \(bound)")
-                return nil
-            }
-            await Task.yield()
+    private nonisolated(nonsending) func nextEffectAction(_ location: FailureLocation) async -> (any Action)? {
+        var action: (any Action)?
+        let came = await waitFor {
+            action = store.takeNextEffectAction()
+            return action != nil || store.runningEffectCount == 0
         }
+        if let action { return action }
+        if came {
+            location.record("Expected an action from an effect, but no effect is running")
+        } else {
+            let bound = maximumYields.map { "after \($0) yields" } ?? "within \(timeout)"
+            location.record("Expected an action from an effect, but none came \(bound)")
+        }
+        return nil
     }
 
-    /// A wait's bound: the timeout and 10,000 yields, or the deprecated bound in yields alone.
-    private func startWait() -> WaitBound {
-        if let maximumYields { return WaitBound(yields: maximumYields, duration: .zero) }
-        return WaitBound(yields: 10_000, duration: timeout)
+    /// Waits until `condition` holds, suspended until an effect posts or a sleep on the
+    /// scheduler begins or ends: up to ``timeout`` and 10,000 yields after it, or the
+    /// deprecated bound in yields; returns whether it holds.
+    private nonisolated(nonsending) func waitFor(_ condition: () -> Bool) async -> Bool {
+        await waitForTestStore(store.effectActivity, timeout: timeout, maximumYields: maximumYields, condition)
     }
 
     private func check(
-        before: State, _ update: (inout State) -> Void, after action: String, _ location: FailureLocation
+        before: State, _ update: ((inout State) -> Void)?, after action: String, expectsChange: Bool = true,
+        _ location: FailureLocation
     ) {
         let actual = state
         var expected: State
+        // The closure sees the state before the action as `state`, as it would have before
+        // the action was sent.
+        shownState = before
+        defer { shownState = nil }
         switch exhaustivity {
         case .on:
             expected = before
-            update(&expected)
+            update?(&expected)
+            if expectsChange, update != nil, expected == actual, actual == before {
+                location.record(
+                    "Expected the state to change after \(action), but no change occurred; if no change is expected, pass no closure"
+                )
+                return
+            }
         case .off:
             expected = actual
-            update(&expected)
+            update?(&expected)
             if actual == expected, showsSkippedAssertions {
                 var exhaustive = before
-                update(&exhaustive)
+                update?(&exhaustive)
                 if exhaustive != actual {
                     showSkipped(
                         """
@@ -605,10 +645,11 @@ extension TestStore where Sent: Action {
 
     /// Dispatches `action`, a case of the feature's action type, and checks the state after
     /// it; see ``send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``.
+    @discardableResult
     public func send(
-        _ action: Sent, _ update: (inout State) -> Void = { _ in },
+        _ action: Sent, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
+    ) -> TestStoreTask {
         send(erased: action, update, FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -631,8 +672,8 @@ extension TestStore where Sent: Action {
     /// ```
     ///
     /// Non-exhaustive, actions before a matching one are dispatched and skipped.
-    public func receive<Payload>(
-        _ casePath: KeyPath<Sent, Payload?>, _ update: (inout State) -> Void = { _ in },
+    public nonisolated(nonsending) func receive<Payload>(
+        _ casePath: KeyPath<Sent, Payload?>, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -647,8 +688,8 @@ extension TestStore where Sent: Action {
     /// ```swift
     /// await store.receive(\.factResponse, "1 is a good number.") { $0.fact = "1 is a good number." }
     /// ```
-    public func receive<Payload: Equatable>(
-        _ casePath: KeyPath<Sent, Payload?>, _ payload: Payload, _ update: (inout State) -> Void = { _ in },
+    public nonisolated(nonsending) func receive<Payload: Equatable>(
+        _ casePath: KeyPath<Sent, Payload?>, _ payload: Payload, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -661,8 +702,8 @@ extension TestStore where Sent: Action {
 extension TestStore where Sent: Action & Equatable {
     /// Waits for the next action an effect sends and checks that it equals `expected`, a
     /// case of the feature's action type; see ``receive(_:_:fileID:filePath:line:column:)-(Expected,_,_,_,_,_)``.
-    public func receive(
-        _ expected: Sent, _ update: (inout State) -> Void = { _ in },
+    public nonisolated(nonsending) func receive(
+        _ expected: Sent, _ update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)

@@ -411,6 +411,16 @@ private var appParcel: Parcel<TestedApp> {
     await store.finish()
 }
 
+@Test func cancelsASendsTask() async {
+    let store = TestStore(initialState: 0) { stopwatchReducer }
+    let task = store.send(.start)
+    await store.advance(by: .seconds(1))
+    await store.receive(.tick) { $0 = 1 }
+    await task.cancel()   // the timer's effect is cancelled, and its task has ended
+    #expect(task.isCancelled && task.isFinished)
+    await store.finish()
+}
+
 @Test func setUpForms() async {
     typealias AppState = TestedApp
     let counter = Reducer<AppState, Counter> { state, _ in state.counter.count += 1 }

@@ -95,7 +95,7 @@ struct DependencyTests {
     func defaultTestValues() async {
         let store = TestStore(initialState: Page(), setUp: pageReducers)
         store.send(Query(text: "a")) { $0.query = "a" }
-        await store.receive(Answer(results: [])) { $0.results = [] }
+        await store.receive(Answer(results: []))
         await store.finish()
     }
 

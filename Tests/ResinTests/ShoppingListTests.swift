@@ -36,7 +36,7 @@ struct ShoppingListTests {
         let store = shoppingStore()
         store.send(ListAction.startAdding) { $0.sheet = .addItem(AddItemForm()) }
         store.send(FormAction.setName("Milk")) { $0.sheet = .addItem(AddItemForm(name: "Milk")) }
-        store.send(FormAction.setQuantity(0)) { _ in }
+        store.send(FormAction.setQuantity(0))
         store.send(FormAction.save)
         await store.receive(ListAction.add(name: "Milk", quantity: 1)) {
             $0.items = [Item(id: 1, name: "Milk", quantity: 1)]

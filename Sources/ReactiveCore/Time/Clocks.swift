@@ -90,10 +90,11 @@ extension TestScheduler: Clock {
     ///
     /// - Before moving time, the wait ends as soon as work is scheduled (a task that is
     ///   about to sleep has done so) or after `maximumYields` yields. To be sure a task has
-    ///   started its sleep, call ``waitForSleepers(_:timeout:)`` first.
+    ///   started its sleep, call ``waitForSleepers(_:timeout:isolation:)`` first.
     /// - After an instant, the wait lasts until every task whose sleep on this scheduler
-    ///   ended at that instant has resumed (in case its executor never runs it, not past a
-    ///   minute on the real clock and 100,000 yields, whichever ends later), then
+    ///   ended at that instant has resumed (suspended until they have; in case a task's
+    ///   executor never runs it, not past a minute on the real clock and 100,000 yields
+    ///   after it), then
     ///   `maximumYields` yields more, for the code between its wake-up and its next sleep.
     ///
     /// Yielding never sleeps. A woken task has resumed before time moves on, however loaded
@@ -115,31 +116,28 @@ extension TestScheduler: Clock {
         while let next = nextInstant, next <= deadline {
             advance(to: next)
             // Until the woken tasks have resumed; in case one's executor never runs it, not
-            // past a minute and 100,000 yields, whichever ends later.
-            var bound = WaitBound(yields: 100_000, duration: .seconds(60))
-            while wokenSleeperCount > 0 && bound.allowsYield() { await Task.yield() }
+            // past a minute and 100,000 yields after it, whichever ends later.
+            _ = await waitUntil(activity, timeout: .seconds(60), graceYields: 100_000) { wokenSleeperCount == 0 }
             for _ in 0..<maximumYields { await Task.yield() }
         }
         advance(to: deadline)
     }
 
     /// Waits until at least `count` tasks are asleep on this scheduler (see
-    /// ``sleepingCount``), yielding to let them get there; returns whether they are.
+    /// ``sleepingCount``), suspending until they are; returns whether they are.
     ///
-    /// Yielding never sleeps. The wait gives up, returning `false`, once it has yielded
-    /// 10,000 times and `timeout` has passed on the real clock: a task that never sleeps
-    /// fails the test that waits for it instead of hanging it.
+    /// The wait suspends until a sleep begins or ends, and never sleeps itself. It gives up,
+    /// returning `false`, once `timeout` has passed on the real clock and it has then yielded
+    /// 10,000 times: a task that never sleeps fails the test that waits for it instead of
+    /// hanging it.
     ///
     /// - Precondition: `count` is not negative.
     @discardableResult
-    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForSleepers(
+        _ count: Int, timeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
         precondition(count >= 0, "TestScheduler.waitForSleepers(_:) needs a count of zero or more, got \(count)")
-        var bound = WaitBound(yields: 10_000, duration: timeout)
-        while sleepingCount < count {
-            guard bound.allowsYield() else { return false }
-            await Task.yield()
-        }
-        return true
+        return await waitUntil(activity, timeout: timeout) { sleepingCount >= count }
     }
 }
 

@@ -38,6 +38,10 @@ public final class TestScheduler: Scheduler {
 
     private let state: LockedState<State>
 
+    /// Notes every sleep that begins, ends or resumes, for waits on ``sleepingCount`` and for
+    /// test stores, which wait on it and on their effects' messages at once.
+    package let activity = ActivitySignal()
+
     /// Creates a scheduler whose clock reads `now`.
     public init(now: SchedulerInstant = .zero) {
         state = LockedState(State(now: now))
@@ -162,10 +166,22 @@ public final class TestScheduler: Scheduler {
 }
 
 extension TestScheduler: SleepTracking {
-    func sleepDidBegin() { state.withLock { $0.sleeping += 1 } }
-    func sleepDidEnd() { state.withLock { $0.sleeping -= 1 } }
+    func sleepDidBegin() {
+        state.withLock { $0.sleeping += 1 }
+        activity.notify()
+    }
+
+    func sleepDidEnd() {
+        state.withLock { $0.sleeping -= 1 }
+        activity.notify()
+    }
+
     func sleeperWillResume() { state.withLock { $0.wokenSleepers += 1 } }
-    func sleeperDidResume() { state.withLock { $0.wokenSleepers -= 1 } }
+
+    func sleeperDidResume() {
+        state.withLock { $0.wokenSleepers -= 1 }
+        activity.notify()
+    }
 
     /// How many sleeps on this scheduler an advance ended whose tasks have not resumed yet.
     var wokenSleeperCount: Int { state.withLock { $0.wokenSleepers } }

@@ -256,10 +256,12 @@ struct EffectID: Hashable, @unchecked Sendable {
     }
 }
 
-/// One running effect's cancellation flag, shared by the store and the effect's ``Send``.
+/// One running effect's flags, shared by the store and the effect's ``Send``: whether it was
+/// cancelled, and whether its operation returned.
 final class EffectHandle: Sendable {
     let number: Int
     private let cancelled = Atomic<Bool>(false)
+    private let completed = Atomic<Bool>(false)
 
     init(number: Int) {
         self.number = number
@@ -268,6 +270,12 @@ final class EffectHandle: Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// Whether the effect's operation has returned: what its `send` is given after that
+    /// came from a task the effect left behind.
+    var isCompleted: Bool { completed.load(ordering: .acquiring) }
+
+    func complete() { completed.store(true, ordering: .releasing) }
 }
 
 /// Sends actions from an asynchronous effect back into its store.
@@ -281,7 +289,9 @@ final class EffectHandle: Sendable {
 /// `Sent` is the action type that leading-dot syntax names (the effect's type); an action of
 /// any other type can be sent too. `Send` is `Sendable`: call it from any task. The store
 /// dispatches what it sends in the store's own isolation domain, in the order sent. After
-/// the effect is cancelled, what it sends is dropped.
+/// the effect is cancelled, what it sends is dropped. After the effect's operation returned,
+/// what it sends (from a task the operation started and did not await) is dropped too, and
+/// reported: a test store fails the test, a live store writes a line to standard error.
 public struct Send<Sent>: Sendable {
     let inbox: EffectInbox
     let handle: EffectHandle
@@ -298,7 +308,7 @@ public struct Send<Sent>: Sendable {
 
     private func post(_ action: any Action) {
         guard !handle.isCancelled else { return }
-        inbox.post(.action(action, handle))
+        inbox.post(handle.isCompleted ? .sentAfterCompletion(action) : .action(action, handle))
     }
 
     /// Whether the effect has been cancelled (its task is cancelled too).
@@ -313,6 +323,8 @@ final class EffectInbox: Sendable {
         case action(any Action, EffectHandle)
         /// An error the effect's operation threw and no `catch:` handler took.
         case failed(any Error, EffectHandle)
+        /// An action sent after its effect's operation returned; reported, never dispatched.
+        case sentAfterCompletion(any Action)
         case finished(EffectHandle)
     }
 
@@ -324,6 +336,13 @@ final class EffectInbox: Sendable {
     }
 
     private let state = LockedState(State())
+    /// Notified after every message posted, for waits on what effects post (a test store's
+    /// and a `StoreTask`'s in a test store).
+    let activity: ActivitySignal
+
+    init(activity: ActivitySignal) {
+        self.activity = activity
+    }
 
     /// Sets what posting a message does to get the store to take it.
     func setWake(_ wake: @escaping @Sendable () -> Void) {
@@ -338,6 +357,7 @@ final class EffectInbox: Sendable {
             return state.messages.count == 1 ? state.wake : nil
         }
         wake?()
+        activity.notify()
     }
 
     func keep(_ delivery: Connection) {
@@ -359,20 +379,25 @@ final class EffectInbox: Sendable {
         state.withLock { $0.messages.isEmpty ? nil : $0.messages.removeFirst() }
     }
 
-    /// Takes the waiting `finished` and `failed` messages, leaving actions in order.
-    func takeFinishedAndFailed() -> (finished: [EffectHandle], failed: [(any Error, EffectHandle)]) {
+    /// Takes the waiting `finished`, `failed` and `sentAfterCompletion` messages, leaving
+    /// actions in order.
+    func takeFinishedAndFailed() -> (
+        finished: [EffectHandle], failed: [(any Error, EffectHandle)], late: [any Action]
+    ) {
         state.withLock { state in
             var finished: [EffectHandle] = []
             var failed: [(any Error, EffectHandle)] = []
+            var late: [any Action] = []
             state.messages.removeAll { message in
                 switch message {
                 case .action: return false
                 case .failed(let error, let handle): failed.append((error, handle))
+                case .sentAfterCompletion(let action): late.append(action)
                 case .finished(let handle): finished.append(handle)
                 }
                 return true
             }
-            return (finished, failed)
+            return (finished, failed, late)
         }
     }
 

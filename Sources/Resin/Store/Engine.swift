@@ -67,7 +67,7 @@ class Engine {
     var lastRefreshCount = 0
 
     // Effects.
-    let inbox = EffectInbox()
+    let inbox: EffectInbox
     struct RunningEffect {
         let ids: [EffectID]
         let handle: EffectHandle
@@ -81,6 +81,9 @@ class Engine {
         let cause: StoreTask?
     }
     var running: [Int: RunningEffect] = [:]
+    /// Effects cancelled whose tasks have not ended yet, by number, with what started them:
+    /// a test store's `finish()` waits for them.
+    var ending: [Int: String] = [:]
     /// The running effects and concatenations under each id.
     var runningByID: [EffectID: Set<Int>] = [:]
     var sequencesByID: [EffectID: Set<Int>] = [:]
@@ -111,6 +114,8 @@ class Engine {
     var nextEffect = 0
     /// Errors effects threw that no handler took, kept for a test store to take.
     var unhandledErrors: [any Error] = []
+    /// Actions sent from effects that had completed, kept for a test store to take.
+    var sentAfterCompletion: [any Action] = []
     /// Effects asked for while an action is processed; they start once it has been.
     var pendingEffects: [(steps: [EffectStep], owner: FocusNode)] = []
     var isProcessing = false
@@ -126,6 +131,9 @@ class Engine {
     init(scheduler: any Scheduler, dependencies: Dependencies) {
         self.scheduler = scheduler
         self.dependencies = dependencies
+        // On a test scheduler, one signal tells a test store's waits of both its effects'
+        // messages and its sleeps.
+        inbox = EffectInbox(activity: (scheduler as? TestScheduler)?.activity ?? ActivitySignal())
     }
 
     /// The number of effects started and not yet finished or cancelled.
@@ -134,13 +142,21 @@ class Engine {
     /// One line per running effect, oldest first: the action that started it (directly or
     /// through a concatenation), and its ids.
     var runningEffectDescriptions: [String] {
-        running.sorted { $0.key < $1.key }.map { _, effect in
-            let origin = effect.cause.map { "started by \($0.action)" } ?? "started by an effect's action or a debounce"
-            let ids =
-                effect.ids.isEmpty
-                ? "" : " (id \(effect.ids.map { String(reflecting: $0.value.base) }.joined(separator: ", ")))"
-            return "an effect \(origin)\(ids)"
-        }
+        running.sorted { $0.key < $1.key }.map { _, effect in describe(effect) }
+    }
+
+    /// What started `effect`, and its ids.
+    func describe(_ effect: RunningEffect) -> String {
+        let origin = effect.cause.map { "started by \($0.action)" } ?? "started by an effect's action or a debounce"
+        let ids =
+            effect.ids.isEmpty
+            ? "" : " (id \(effect.ids.map { String(reflecting: $0.value.base) }.joined(separator: ", ")))"
+        return "an effect \(origin)\(ids)"
+    }
+
+    /// One line per cancelled effect whose task has not ended, oldest first.
+    var endingEffectDescriptions: [String] {
+        ending.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// The number of debounces and throttles under way (waiting or pausing).

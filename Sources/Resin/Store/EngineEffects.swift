@@ -105,6 +105,9 @@ extension Engine {
         let dependencies = overridingFoci == 0 ? dependencies : dependencies(for: owner, send: send)
         let task = Task {
             await Dependencies.$current.withValue(dependencies) { await operation(send) }
+            // What the effect's `send` is given from now on comes from a task that outlived
+            // it: reported and dropped.
+            handle.complete()
             inbox.post(.finished(handle))
         }
         running[number] = RunningEffect(
@@ -140,9 +143,16 @@ extension Engine {
     func cancel(number: Int) {
         guard let effect = running[number] else { return }
         forget(number, effect)
+        endCancelled(number, effect)
+        if let sequence = effect.sequence { advance(sequence, past: .run(number)) }
+    }
+
+    /// Cancels the forgotten effect `number`, and keeps it among the ``ending`` effects until
+    /// its task ends.
+    private func endCancelled(_ number: Int, _ effect: RunningEffect) {
+        ending[number] = describe(effect)
         effect.handle.cancel()
         effect.task.cancel()
-        if let sequence = effect.sequence { advance(sequence, past: .run(number)) }
     }
 
     /// Forgets the running effect `number` everywhere the engine lists it.
@@ -236,8 +246,7 @@ extension Engine {
             case .run(let run):
                 guard let effect = running[run] else { continue }
                 forget(run, effect)
-                effect.handle.cancel()
-                effect.task.cancel()
+                endCancelled(run, effect)
             case .sequence(let child):
                 cancelSequence(child, advancingParent: false)
             }
@@ -288,6 +297,8 @@ extension Engine {
             case .failed(let error, let handle):
                 guard !handle.isCancelled else { continue }
                 unhandledErrorHandler(error)
+            case .sentAfterCompletion(let action):
+                Engine.reportSentAfterCompletion(action)
             case .finished(let handle):
                 forgetEffect(handle.number)
             }
@@ -302,8 +313,9 @@ extension Engine {
     /// Forgets the effects that finished, and keeps the errors effects reported in
     /// `unhandledErrors` (a test store's mode).
     func takeFinished() {
-        let (finished, failed) = inbox.takeFinishedAndFailed()
+        let (finished, failed, late) = inbox.takeFinishedAndFailed()
         for (error, handle) in failed where !handle.isCancelled { unhandledErrors.append(error) }
+        sentAfterCompletion += late
         for handle in finished { forgetEffect(handle.number) }
         checkInvariants()
     }
@@ -316,6 +328,14 @@ extension Engine {
         return unhandledErrors
     }
 
+    /// The actions effects' `send` was given after the effect completed, since the last call
+    /// (a test store's mode); dropped, not dispatched.
+    func takeSentAfterCompletion() -> [any Action] {
+        takeFinished()
+        defer { sentAfterCompletion.removeAll() }
+        return sentAfterCompletion
+    }
+
     /// Takes the next waiting action from an effect that was not cancelled, without
     /// dispatching it; forgets finished effects on the way, and keeps the errors it passes
     /// in `unhandledErrors` (a test store's mode).
@@ -326,6 +346,8 @@ extension Engine {
                 if !handle.isCancelled { return action }
             case .failed(let error, let handle):
                 if !handle.isCancelled { unhandledErrors.append(error) }
+            case .sentAfterCompletion(let action):
+                sentAfterCompletion.append(action)
             case .finished(let handle):
                 forgetEffect(handle.number)
             }
@@ -334,6 +356,7 @@ extension Engine {
     }
 
     func forgetEffect(_ number: Int) {
+        ending[number] = nil
         guard let effect = running[number] else { return }
         forget(number, effect)
         if let sequence = effect.sequence { advance(sequence, past: .run(number)) }
@@ -361,6 +384,15 @@ protocol FocusRefreshing: AnyObject {
 }
 
 extension Engine {
+    /// What a live store does with an action an effect's `send` was given after the effect
+    /// completed: it drops it, and says so on standard error.
+    static func reportSentAfterCompletion(_ action: any Action) {
+        FileHandle.standardError.write(
+            Data(
+                "Resin: an effect sent \(action) after it completed, and the action was dropped; await the work that sends it inside the effect's operation\n"
+                    .utf8))
+    }
+
     /// The default ``Store/unhandledErrorHandler``: a line on standard error.
     static func reportUnhandledError(_ error: any Error) {
         FileHandle.standardError.write(

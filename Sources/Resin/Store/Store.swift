@@ -389,6 +389,19 @@ extension Store {
     /// The errors effects threw that no `catch:` handler took, since the last call.
     package func takeUnhandledEffectErrors() -> [any Error] { engine.takeUnhandledErrors() }
 
+    /// The actions effects sent after they completed, since the last call (dropped).
+    package func takeActionsSentAfterCompletion() -> [any Action] { engine.takeSentAfterCompletion() }
+
+    /// How many cancelled effects' tasks have not ended yet.
+    package var endingEffectCount: Int { engine.ending.count }
+
+    /// One line per cancelled effect whose task has not ended yet, oldest first.
+    package var endingEffectDescriptions: [String] { engine.endingEffectDescriptions }
+
+    /// What tells a test store's waits that an effect posted something or a task's sleep on
+    /// the test scheduler began or ended.
+    package var effectActivity: ActivitySignal { engine.inbox.activity }
+
     /// Every waiting action, not dispatched.
     package func takeWaitingEffectActions() -> [any Action] {
         var actions: [any Action] = []

@@ -18,14 +18,14 @@ public final class StoreTask {
     /// Whether the action has been processed (its effects started).
     private(set) var isProcessed = false
     /// Whether ``cancel()`` was called.
-    private(set) var isCancelled = false
+    package private(set) var isCancelled = false
     /// The action's running effects and concatenations, by the engine's numbers.
     var runs: Set<Int> = []
     var sequences: Set<Int> = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// The action, to name the effects it started in a test store's failures.
-    let action: any Action
+    package let action: any Action
 
     init(engine: Engine, action: any Action) {
         self.engine = engine
@@ -39,7 +39,19 @@ public final class StoreTask {
     /// Returns once the action has been processed and every effect it started has ended.
     public func finish(isolation: isolated (any Actor)? = #isolation) async {
         guard !isFinished else { return }
-        await withCheckedContinuation { waiters.append($0) }
+        guard let activity = engine?.takesEffectActionsManually == true ? engine?.inbox.activity : nil else {
+            await withCheckedContinuation { waiters.append($0) }
+            return
+        }
+        // A test store's store forgets finished effects only when asked to, so the wait asks
+        // each time an effect posts (the actions they send stay for the test to receive).
+        while !isFinished {
+            let seen = activity.generation
+            guard let engine else { return }
+            engine.takeFinished()
+            if isFinished || Task.isCancelled { return }
+            await activity.wait(past: seen, until: nil)
+        }
     }
 
     /// Cancels every effect the action started that still runs, and the parts of its
@@ -50,6 +62,28 @@ public final class StoreTask {
         engine?.cancel(self)
         resumeIfFinished()
     }
+
+    /// Cancels like ``cancel()``; returns the numbers of the effects it cancelled, for a
+    /// test store to wait for their tasks to end (see ``hasEnded(_:)``).
+    package func cancelReportingEffects() -> Set<Int> {
+        let cancelled = runs
+        cancel()
+        return cancelled
+    }
+
+    /// Whether the tasks of the cancelled effects `numbers` have all ended; forgets the
+    /// effects that finished first (a test store's mode).
+    package func hasEnded(_ numbers: Set<Int>) -> Bool {
+        guard let engine else { return true }
+        engine.takeFinished()
+        return numbers.allSatisfy { engine.ending[$0] == nil && engine.running[$0] == nil }
+    }
+
+    /// What notes each message the store's effects post (a test store's waits suspend on it).
+    package var effectActivity: ActivitySignal { engine?.inbox.activity ?? ActivitySignal() }
+
+    /// Forgets the effects that finished (a test store's mode), which moves this task on.
+    package func takeFinishedEffects() { engine?.takeFinished() }
 
     /// The engine processed the action and started its effects.
     func markProcessed() {
