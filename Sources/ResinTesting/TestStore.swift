@@ -400,7 +400,7 @@ public final class TestStore<State: Equatable, Sent> {
         // Bounded, so that work that schedules itself at the same instant forever ends the wait.
         var steps = 0
         while let next = scheduler.nextInstant, next <= deadline, steps < 100_000 {
-            await scheduler.advanceTasks(by: next - scheduler.now)
+            await scheduler.advanceTasks(by: next - scheduler.now, maximumYields: 100, awaitingSleeps: nil)
             patient = await settle(patiently: patient)
             steps += 1
         }

@@ -85,7 +85,7 @@ extension TestScheduler: Clock {
     /// the scheduler (or wait on work it runs) take their turn between steps.
     ///
     /// Before moving time, and again after each instant at which work ran, the caller
-    /// yields to other tasks, so that a task woken at one instant can schedule its next
+    /// waits for other tasks, so that a task woken at one instant can schedule its next
     /// sleep before time moves past it:
     ///
     /// - Before moving time, the wait ends as soon as work is scheduled (a task that is
@@ -94,16 +94,25 @@ extension TestScheduler: Clock {
     /// - After an instant, the wait lasts until every task whose sleep on this scheduler
     ///   ended at that instant has resumed (suspended until they have; in case a task's
     ///   executor never runs it, not past a minute on the real clock and 100,000 yields
-    ///   after it), then
-    ///   `maximumYields` yields more, for the code between its wake-up and its next sleep.
+    ///   after it). It then lasts until as many tasks sleep on the scheduler as before the
+    ///   instant (the woken tasks slept again), suspended until they do; a woken task that
+    ///   ends, or waits on something else, ends this wait after 50 milliseconds on the real
+    ///   clock and `maximumYields` yields.
     ///
-    /// Yielding never sleeps. A woken task has resumed before time moves on, however loaded
-    /// the machine; that it reached its next sleep within the yields that follow is up to
-    /// the executors, as with every virtual clock for Swift concurrency: it always has when
-    /// the code between is synchronous and the machine is not starved.
+    /// The waits never sleep and never spin while what they wait for is on its way: they end
+    /// as soon as it has come, so a task that sleeps in a loop costs no real time. The 50
+    /// milliseconds bound only what a woken task that does not sleep again costs.
     ///
     /// - Precondition: `duration` is not negative; no other advance is under way.
     public func advanceTasks(by duration: Duration = .zero, maximumYields: Int = 100) async {
+        await advanceTasks(by: duration, maximumYields: maximumYields, awaitingSleeps: .milliseconds(50))
+    }
+
+    /// ``advanceTasks(by:maximumYields:)``, waiting after each instant up to
+    /// `awaitingSleeps` on the real clock for the woken tasks to sleep again; with `nil`,
+    /// only `maximumYields` yields (for a caller that waits for its own tasks afterwards, as
+    /// Resin's test store does).
+    package func advanceTasks(by duration: Duration, maximumYields: Int, awaitingSleeps: Duration?) async {
         precondition(
             duration >= .zero,
             "TestScheduler.advanceTasks(by:) cannot move time backwards (by \(duration))")
@@ -114,11 +123,18 @@ extension TestScheduler: Clock {
             yields += 1
         }
         while let next = nextInstant, next <= deadline {
+            let sleepersBefore = sleepingCount
             advance(to: next)
             // Until the woken tasks have resumed; in case one's executor never runs it, not
             // past a minute and 100,000 yields after it, whichever ends later.
             _ = await waitUntil(activity, timeout: .seconds(60), graceYields: 100_000) { wokenSleeperCount == 0 }
-            for _ in 0..<maximumYields { await Task.yield() }
+            if let awaitingSleeps {
+                _ = await waitUntil(activity, timeout: awaitingSleeps, graceYields: maximumYields) {
+                    sleepingCount >= sleepersBefore
+                }
+            } else {
+                for _ in 0..<maximumYields { await Task.yield() }
+            }
         }
         advance(to: deadline)
     }
