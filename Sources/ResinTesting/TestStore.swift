@@ -98,10 +98,12 @@ public final class TestStore<State: Equatable, Sent> {
     /// The initializers' common work: the store, the clock, the bounds and the registrations.
     fileprivate init(
         initialState: State, scheduler: TestScheduler, dependencies: Dependencies, timeout: Duration,
-        maximumYields: Int?, creation: FailureLocation, setUp: (Store<State>) -> Connection
+        maximumYields: Int?, creation: FailureLocation, setUp: (Store<State>) -> Connection,
+        withDependencies changeDependencies: (inout Dependencies) -> Void = { _ in }
     ) {
         self.creation = creation
         var dependencies = dependencies
+        changeDependencies(&dependencies)
         if !dependencies.isSet(ClockKey.self) { dependencies.clock = scheduler }
         let unimplemented = unimplemented
         dependencies.unimplementedReporter = { unimplemented.add($0) }
@@ -532,16 +534,20 @@ extension TestStore where Sent == any Action {
     ///   - line: Where the test store is made, for failures recorded when it is released.
     ///   - column: Where the test store is made, for failures recorded when it is released.
     ///   - setUp: Registers the reducers, middleware and parcels under test.
+    ///   - changeDependencies: Changes `dependencies` before the store is made, TCA's
+    ///     `withDependencies:` (`withDependencies: { $0.numberFact.fetch = { "\($0) is good." } }`).
     public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-        setUp: (Store<State>) -> Connection = { _ in Connection() }
+        setUp: (Store<State>) -> Connection = { _ in Connection() },
+        withDependencies changeDependencies: (inout Dependencies) -> Void = { _ in }
     ) {
         self.init(
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
             maximumYields: nil,
-            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column), setUp: setUp)
+            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column), setUp: setUp,
+            withDependencies: changeDependencies)
     }
 
     /// A test store whose waits are bounded by a number of yields rather than by time.
@@ -572,14 +578,13 @@ extension TestStore where Sent == any Action {
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-        setUp: (Store<State>) -> [Connection]
+        setUp: (Store<State>) -> [Connection],
+        withDependencies changeDependencies: (inout Dependencies) -> Void = { _ in }
     ) {
         self.init(
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
-            fileID: fileID, filePath: filePath, line: line, column: column
-        ) { store in
-            Connection(grouping: setUp(store))
-        }
+            fileID: fileID, filePath: filePath, line: line, column: column,
+            setUp: { store in Connection(grouping: setUp(store)) }, withDependencies: changeDependencies)
     }
 
     /// A test store set up by `setUp`, which returns the connections of several
@@ -609,19 +614,29 @@ extension TestStore where Sent: Action {
     /// ```
     ///
     /// The parameters are those of the set-up initializers; the reducer is registered on the
-    /// root store for the test store's lifetime.
+    /// root store for the test store's lifetime. `withDependencies:` changes the dependencies
+    /// before the store is made, as TCA's does:
+    ///
+    /// ```swift
+    /// let store = TestStore(initialState: CounterState()) {
+    ///     counterReducer
+    /// } withDependencies: {
+    ///     $0.numberFact = NumberFactClient { "\($0) is a good number." }
+    /// }
+    /// ```
     public convenience init(
         initialState: State, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-        reducer: () -> Reducer<State, Sent>
+        reducer: () -> Reducer<State, Sent>,
+        withDependencies changeDependencies: (inout Dependencies) -> Void = { _ in }
     ) {
         let reducer = reducer()
         self.init(
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
             maximumYields: nil,
-            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        ) { $0.register(reducer) }
+            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            setUp: { $0.register(reducer) }, withDependencies: changeDependencies)
     }
 
     /// A test store whose actions are typed `Sent` (so that `send(.increment)` names a case
@@ -635,12 +650,14 @@ extension TestStore where Sent: Action {
         initialState: State, sending: Sent.Type, scheduler: TestScheduler = TestScheduler(),
         dependencies: Dependencies = Dependencies(context: .test), timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-        setUp: (Store<State>) -> Connection
+        setUp: (Store<State>) -> Connection,
+        withDependencies changeDependencies: (inout Dependencies) -> Void = { _ in }
     ) {
         self.init(
             initialState: initialState, scheduler: scheduler, dependencies: dependencies, timeout: timeout,
             maximumYields: nil,
-            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column), setUp: setUp)
+            creation: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column), setUp: setUp,
+            withDependencies: changeDependencies)
     }
 
     /// Dispatches `action`, a case of the feature's action type, and checks the state after

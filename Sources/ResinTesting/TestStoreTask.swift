@@ -3,7 +3,7 @@ import Resin
 
 /// The effects one ``TestStore/send(_:_:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``
 /// started: await ``finish(timeout:fileID:filePath:line:column:)`` for them to end, or
-/// ``cancel()`` them.
+/// ``cancel(fileID:filePath:line:column:)`` them.
 ///
 /// ```swift
 /// let task = store.send(.start)
@@ -32,7 +32,7 @@ public struct TestStoreTask {
         return task.isFinished
     }
 
-    /// Whether ``cancel()`` was called.
+    /// Whether ``cancel(fileID:filePath:line:column:)`` was called.
     public var isCancelled: Bool { task.isCancelled }
 
     /// Waits until every effect the action started has finished; records a failure if one

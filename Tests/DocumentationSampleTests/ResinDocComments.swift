@@ -59,6 +59,33 @@ extension Dependencies {
     _ = store
 }
 
+@MainActor private func withDependenciesSamples() {
+    struct AppState {}
+    let store = Store(initialState: AppState()) {
+        $0.api = APIClient { query in ["\(query), from the staging server"] }
+    }
+    let counter = FeatureStore(initialState: CounterState()) {
+        counterReducer
+    } withDependencies: {
+        $0.numberFact = NumberFactClient { "\($0) is a good number." }
+    }
+    _ = (store, counter)
+}
+
+@Test func testStoreWithDependencies() async {
+    let store = TestStore(initialState: CounterState()) {
+        counterReducer
+    } withDependencies: {
+        $0.numberFact = NumberFactClient { "\($0) is a good number." }
+    }
+    store.send(.factButtonTapped) { $0.isLoading = true }
+    await store.receive(\.factResponse) {
+        $0.isLoading = false
+        $0.fact = "0 is a good number."
+    }
+    await store.finish()
+}
+
 private struct Typed: Action { var text: String }
 
 private func dependencyWrapperSample() -> Reducer<String, Typed> {

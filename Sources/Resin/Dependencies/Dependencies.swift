@@ -31,8 +31,11 @@ import ReactiveCore
 /// values unless told otherwise; `ResinTesting`'s test store uses the test values.
 ///
 /// A key without a `testValue` has none: a test that reads it (an effect using a client
-/// the test forgot to override) fails, naming the key, the first time it is read, and the
-/// read gives the live value so that the test can go on. Give a key a `testValue` when
+/// the test forgot to override) fails, naming the key, the first time it is read. The read
+/// gives the live value, as the value has to be of the key's type, but the effect that read
+/// it is cancelled first: a live client that checks cancellation (a `URLSession` request, a
+/// sleep) ends at once with a `CancellationError`, and what the effect sends after is
+/// dropped. Give a key a `testValue` when
 /// every test may use it as it is (an in-memory storage, a fixed clock); leave it out for
 /// what each test should state (a network client), and set it in the test store's
 /// dependencies.
@@ -99,6 +102,11 @@ public struct Dependencies: Sendable {
     ///
     /// In the test context, a key with no `testValue` of its own is reported (see
     /// ``DependencyKey``) and gives its live value.
+    ///
+    /// Changing part of the value in place (`dependencies.client.fetch = …`) starts from the
+    /// value the key would give. Before a test store has the dependencies (in the test's own
+    /// code, or its `withDependencies:`), that read is not reported: the test sets what it
+    /// uses. With no test value, the parts it does not set are the live ones.
     public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
         get {
             if let value = values[ObjectIdentifier(key)] {
@@ -107,32 +115,56 @@ public struct Dependencies: Sendable {
             }
             switch context {
             case .live: return Key.liveValue
-            case .test: return testValue(of: key)
+            case .test: return testValue(of: key, reporting: true)
             }
         }
         set { values[ObjectIdentifier(key)] = newValue }
+        _modify {
+            let id = ObjectIdentifier(key)
+            // Stored under this key's identifier by the setter, so the cast holds.
+            var value =
+                values[id].map { $0 as! Key.Value }
+                ?? (context == .live ? Key.liveValue : testValue(of: key, reporting: false))
+            defer { values[id] = value }
+            yield &value
+        }
     }
 
-    private func testValue<Key: DependencyKey>(of key: Key.Type) -> Key.Value {
+    /// The key's test value. With none of its own, and `reporting`, the read is reported, and
+    /// an effect that made it is cancelled before it can use the live value it gets.
+    private func testValue<Key: DependencyKey>(of key: Key.Type, reporting: Bool) -> Key.Value {
         let probe = DefaultTestValueProbe()
         let value = Dependencies.$defaultTestValueProbe.withValue(probe) { Key.testValue }
-        if probe.wasUsed {
+        // Reported where a test store listens, or, without one, when an effect reads it: a
+        // test's own code that reads a key to change part of it (`dependencies.client.fetch
+        // = …`, a get then a set) is not a use of the live value.
+        let effect = Dependencies.readingEffect
+        if reporting && probe.wasUsed && (unimplementedReporter != nil || effect != nil) {
             let name = String(describing: key)
             if let unimplementedReporter {
                 unimplementedReporter(name)
             } else {
                 Dependencies.reportUnimplemented(name)
             }
+            // A live client that checks cancellation (a URLSession request, a sleep) then
+            // ends at once instead of reaching the real world.
+            if let effect {
+                effect.cancel()
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
         }
         return value
     }
+
+    /// The effect whose task is the current one, if a store started it.
+    @TaskLocal static var readingEffect: EffectHandle?
 
     /// Notes, while a test value is read, whether the key's default (none) answered.
     @TaskLocal static var defaultTestValueProbe: DefaultTestValueProbe?
 
     /// The message for a read of `key`, which has no test value, in a test.
     package static func unimplementedMessage(_ key: String) -> String {
-        "The dependency \(key) has no test value: a test read it, and got its live value. Set it in the test's dependencies, or give \(key) a testValue"
+        "The dependency \(key) has no test value: a test read it, and the effect that read it was cancelled (a read outside an effect gets the live value). Set it in the test's dependencies, or give \(key) a testValue"
     }
 
     private static func reportUnimplemented(_ key: String) {

@@ -49,6 +49,27 @@ public struct FeatureStore<State, Sent: Action> {
         registration = store.register(reducer)
     }
 
+    /// A root store holding `initialState`, with the reducer `reducer` makes registered, and
+    /// effects that run with the live dependencies as `changeDependencies` changes them:
+    /// TCA's `Store(initialState:reducer:withDependencies:)`.
+    ///
+    /// ```swift
+    /// let counter = FeatureStore(initialState: CounterState()) {
+    ///     counterReducer
+    /// } withDependencies: {
+    ///     $0.numberFact = NumberFactClient { "\($0) is a good number." }
+    /// }
+    /// ```
+    public init(
+        initialState: State, scheduler: some Scheduler = DispatchScheduler(queue: .main),
+        reducer: () -> Reducer<State, Sent>,
+        withDependencies changeDependencies: (inout Dependencies) -> Void = { _ in }
+    ) {
+        var dependencies = Dependencies()
+        changeDependencies(&dependencies)
+        self.init(initialState: initialState, reducer: reducer(), scheduler: scheduler, dependencies: dependencies)
+    }
+
     /// The store's state, as an Incremental value (see ``Store/state``).
     public var state: I<State> { store.state }
 

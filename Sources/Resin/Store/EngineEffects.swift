@@ -104,7 +104,9 @@ extension Engine {
         let inbox = inbox
         let dependencies = overridingFoci == 0 ? dependencies : dependencies(for: owner, send: send)
         let task = Task {
-            await Dependencies.$current.withValue(dependencies) { await operation(send) }
+            await Dependencies.$current.withValue(dependencies) {
+                await Dependencies.$readingEffect.withValue(handle) { await operation(send) }
+            }
             // What the effect's `send` is given from now on comes from a task that outlived
             // it: reported and dropped.
             handle.complete()

@@ -41,6 +41,23 @@ public final class Store<State> {
         engine.deliverEffectsAutomatically()
     }
 
+    /// Creates a root store like ``init(initialState:scheduler:dependencies:)``, whose effects
+    /// run with the live dependencies as `changeDependencies` changes them (TCA's form).
+    ///
+    /// ```swift
+    /// let store = Store(initialState: AppState()) {
+    ///     $0.api = APIClient { query in ["\(query), from the staging server"] }
+    /// }
+    /// ```
+    public convenience init(
+        initialState: State, scheduler: some Scheduler = DispatchScheduler(queue: .main),
+        withDependencies changeDependencies: (inout Dependencies) -> Void
+    ) {
+        var dependencies = Dependencies()
+        changeDependencies(&dependencies)
+        self.init(initialState: initialState, scheduler: scheduler, dependencies: dependencies)
+    }
+
     /// Creates a root store whose effects' actions are taken only when asked (the test
     /// store's mode).
     init(initialState: State, effectScheduler: any Scheduler, dependencies: Dependencies) {
