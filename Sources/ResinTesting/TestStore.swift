@@ -218,7 +218,8 @@ public final class TestStore<State: Equatable, Sent> {
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
-            describing: "\(expected)", matching: { ($0 as? Expected) == expected }, update, location)
+            describing: "\(expected)", expecting: expected, matching: { ($0 as? Expected) == expected }, update,
+            location)
     }
 
     /// Waits for the next action an effect sends, checks that it has type `type`,
@@ -347,8 +348,8 @@ public final class TestStore<State: Equatable, Sent> {
     }
 
     fileprivate nonisolated(nonsending) func receive(
-        describing expected: String, matching matches: (any Action) -> Bool, _ update: ((inout State) -> Void)?,
-        _ location: FailureLocation
+        describing expected: String, expecting value: (any Action)? = nil, matching matches: (any Action) -> Bool,
+        _ update: ((inout State) -> Void)?, _ location: FailureLocation
     ) async {
         defer { recordReported(at: location) }
         while true {
@@ -361,7 +362,7 @@ public final class TestStore<State: Equatable, Sent> {
             }
             switch exhaustivity {
             case .on:
-                location.record("Expected to receive \(expected), received \(action)")
+                location.record("Expected to receive \(expected), received \(action)" + actionDiff(value, action))
                 return
             case .off:
                 showSkipped("Skipped receiving \(action) before \(expected)", location)
@@ -496,6 +497,16 @@ public final class TestStore<State: Equatable, Sent> {
             State after \(action) differs from the expected state (expected → actual):
             \(diff.isEmpty ? "  (the states are not equal, but no part of them differs)" : diff.description)
             """)
+    }
+
+    /// The parts in which `received` differs from `expected`, one per line (expected →
+    /// received), when the two are of one type and differ below the root; else nothing.
+    private func actionDiff(_ expected: (any Action)?, _ received: any Action) -> String {
+        guard let expected, type(of: expected) == type(of: received) else { return "" }
+        let diff = StateDiff(from: expected, to: received)
+        // A difference at the root (another enum case) says no more than the two names do.
+        guard !diff.isEmpty, !diff.changes.contains(where: \.path.isEmpty) else { return "" }
+        return " (expected → received):\n\(diff.description)"
     }
 
     /// Whether non-exhaustive assertions show what they skip.
@@ -724,7 +735,9 @@ extension TestStore where Sent: Action & Equatable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(describing: "\(expected)", matching: { ($0 as? Sent) == expected }, update, location)
+        await receive(
+            describing: "\(expected)", expecting: expected, matching: { ($0 as? Sent) == expected }, update,
+            location)
     }
 }
 

@@ -13,6 +13,16 @@ private enum Tap: Action, Equatable {
     case tap, noop, late, cancel, slow, forever, loaded
 }
 
+private struct Loaded: Action, Equatable {
+    var items: [String]
+    var page: Int
+}
+
+private enum Response: Action, Equatable {
+    case fact(String)
+    case failed
+}
+
 private final class Flag: Sendable {
     private let state = LockedState(false)
     var isSet: Bool { state.withLock { $0 } }
@@ -96,6 +106,31 @@ struct TestStoreContractTests {
         #expect(task.isCancelled)
         #expect(ended.isSet)
         await store.finish()
+    }
+
+    @Test("a receive of another action names both and shows where they differ, when they are of one type")
+    func receiveMismatchShowsDiff() async {
+        let store = TestStore(initialState: 0) {
+            $0.register(
+                Reducer<Int, Tap> { _, action in
+                    action == .tap ? .merge(.send(Loaded(items: ["a", "b"], page: 1)), .send(Response.fact("one"))) : .none
+                })
+        }
+        store.send(Tap.tap)
+        let recorded = LockedState<[String]>([])
+        await withKnownIssue {
+            await store.receive(Loaded(items: ["a", "c"], page: 1))
+            await store.receive(Response.failed)
+        } matching: { issue in
+            recorded.withLock { $0.append(issue.description) }
+            return true
+        }
+        let messages = recorded.withLock { $0 }
+        #expect(messages.count == 2)
+        #expect(messages.first?.contains("items[1]: \"c\" → \"b\"") == true)
+        #expect(messages.first?.contains("page: 1 →") == false)
+        #expect(messages.last?.hasSuffix("Expected to receive failed, received fact(\"one\")") == true)
+        store.exhaustivity = .off
     }
 
     @Test("an exhaustive closure that changes nothing fails, for send and receive; an assert does not")
