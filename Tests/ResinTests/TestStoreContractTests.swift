@@ -113,7 +113,8 @@ struct TestStoreContractTests {
         let store = TestStore(initialState: 0) {
             $0.register(
                 Reducer<Int, Tap> { _, action in
-                    action == .tap ? .merge(.send(Loaded(items: ["a", "b"], page: 1)), .send(Response.fact("one"))) : .none
+                    action == .tap
+                        ? .merge(.send(Loaded(items: ["a", "b"], page: 1)), .send(Response.fact("one"))) : .none
                 })
         }
         store.send(Tap.tap)
