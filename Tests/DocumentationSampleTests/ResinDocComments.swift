@@ -620,3 +620,15 @@ private enum HistorySample {
 @MainActor func historyDocSamples() throws {
     try HistorySample.run()
 }
+
+// MARK: StoreWideID
+
+private enum Sync: Action { case synced(Int) }
+private func upload() async throws -> Int { 1 }
+
+private func storeWideSamples() {
+    let sync = Effect<Sync>.run(id: StoreWideID("sync")) { send in send(.synced(try await upload())) }
+    // …and from any feature of the store:
+    let stop = Effect<Sync>.cancel(id: StoreWideID("sync"))
+    _ = (sync, stop)
+}

@@ -360,10 +360,13 @@ extension Store {
             dependencies.dismiss = DismissEffect { dismissal(send) }
         }
         node.dependencyOverride = override
+        engine.nextEffectScope += 1
+        node.effectScope = engine.nextEffectScope
         engine.overridingFoci += 1
         return Connection(isolated: {
             connection.disconnect()
             node.dependencyOverride = nil
+            node.effectScope = 0
             node.engine?.overridingFoci -= 1
         })
     }

@@ -231,6 +231,21 @@ extension EffectStep {
         }
     }
 
+    /// The step with its ids, and those of the steps inside it, in `scope` (see ``EffectID``).
+    func scoped(to scope: Int) -> EffectStep {
+        switch self {
+        case .run(let ids, let operation): .run(ids: ids.map { $0.scoped(to: scope) }, operation: operation)
+        case .send: self
+        case .cancel(let id): .cancel(id.scoped(to: scope))
+        case .cancelRunning(let id): .cancelRunning(id.scoped(to: scope))
+        case .pace(let id, let rule, let pause, let steps):
+            .pace(id: id.scoped(to: scope), rule: rule, pause: pause, steps: steps.map { $0.scoped(to: scope) })
+        case .concatenate(let ids, let groups):
+            .concatenate(
+                ids: ids.map { $0.scoped(to: scope) }, groups: groups.map { $0.map { $0.scoped(to: scope) } })
+        }
+    }
+
     /// The step with what it runs cancellable under `id` as well.
     func cancellable(under id: EffectID) -> EffectStep {
         switch self {
@@ -244,17 +259,57 @@ extension EffectStep {
     }
 }
 
-/// An effect's id, as the store keeps it: any `Hashable & Sendable` value.
+/// An effect's id, as the store keeps it: any `Hashable & Sendable` value, and the scope it
+/// was asked for in.
+///
+/// The scope is that of the feature instance whose reducer or middleware asked (a stack
+/// element, a presented child: see ``Engine/effectScope(of:)``), so that the same value
+/// names different effects in two instances; `0` is the store's own scope, outside every
+/// presented child. A ``StoreWideID`` keeps scope `0` wherever it is asked for.
 ///
 /// Unchecked `Sendable`: the `AnyHashable` wraps only `Sendable` values (the initializer
 /// takes `Hashable & Sendable`).
 struct EffectID: Hashable, @unchecked Sendable {
     let value: AnyHashable
+    private(set) var scope = 0
 
     init(_ value: any Hashable & Sendable) {
         self.value = AnyHashable(value)
     }
+
+    /// The id in `scope`; a store-wide id, or one already scoped, stays as it is.
+    func scoped(to scope: Int) -> EffectID {
+        guard self.scope == 0, !(value.base is any StoreWideEffectID) else { return self }
+        var id = self
+        id.scope = scope
+        return id
+    }
 }
+
+/// An effect id that names the same effects in every feature instance of a store.
+///
+/// Ids are scoped to the feature instance that asks for them: an effect a stack element
+/// starts under `"timer"` is cancelled by `.cancel(id: "timer")` from that element's
+/// reducers, not from a sibling's or the parent's, as TCA scopes cancel ids to a feature's
+/// navigation id. Wrap an id in `StoreWideID` to reach across instances:
+///
+/// ```swift
+/// let sync = Effect<Sync>.run(id: StoreWideID("sync")) { send in send(.synced(try await upload())) }
+/// // …and from any feature of the store:
+/// let stop = Effect<Sync>.cancel(id: StoreWideID("sync"))
+/// ```
+public struct StoreWideID<ID: Hashable & Sendable>: Hashable, Sendable, StoreWideEffectID {
+    /// The id wrapped.
+    public let id: ID
+
+    /// The store-wide id `id`.
+    public init(_ id: ID) {
+        self.id = id
+    }
+}
+
+/// What ``StoreWideID`` is, whatever it wraps.
+protocol StoreWideEffectID {}
 
 /// One running effect's flags, shared by the store and the effect's ``Send``: whether it was
 /// cancelled, and whether its operation returned.

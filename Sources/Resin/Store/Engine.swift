@@ -35,6 +35,8 @@ class Engine {
     /// How many foci have a ``FocusNode/dependencyOverride``; while none has, an effect
     /// starts without looking for one.
     var overridingFoci = 0
+    /// The last effect scope given to a presented child or stack element (see ``EffectID``).
+    var nextEffectScope = 0
 
     /// Orders every registration of this engine (and is its token).
     var nextToken = 0

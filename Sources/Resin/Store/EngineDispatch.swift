@@ -80,7 +80,7 @@ extension Engine {
             walkInOrder(unrouted, routed, limit: limit) { entry in
                 let steps = entry.apply(reduced)
                 markDirty(entry.node)
-                if !steps.isEmpty { pendingEffects.append((steps, entry.node)) }
+                if !steps.isEmpty { pendingEffects.append((scoped(steps, for: entry.node), entry.node)) }
                 return true
             }
             commit()

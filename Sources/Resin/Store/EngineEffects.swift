@@ -21,12 +21,32 @@ extension Engine {
 
     /// Starts `effect` for `owner` once the action being processed has been, or now.
     func perform(_ steps: [EffectStep], owner: FocusNode) {
+        let steps = scoped(steps, for: owner)
         if isProcessing {
             pendingEffects.append((steps, owner))
         } else {
             start(steps, owner: owner)
             checkInvariants()
         }
+    }
+
+    /// The scope of the effects `owner`'s registrations ask for: that of the nearest presented
+    /// child or stack element it is in (the feature instance), else the store's own, `0`.
+    func effectScope(of owner: FocusNode) -> Int {
+        // No presented child or stack element anywhere: every effect is in the store's scope.
+        guard overridingFoci > 0 else { return 0 }
+        var node: FocusNode? = owner
+        while let current = node {
+            if current.effectScope != 0 { return current.effectScope }
+            node = current.effectParent
+        }
+        return 0
+    }
+
+    /// `steps` with their ids in the scope of `owner` (see ``EffectID``).
+    func scoped(_ steps: [EffectStep], for owner: FocusNode) -> [EffectStep] {
+        let scope = effectScope(of: owner)
+        return scope == 0 ? steps : steps.map { $0.scoped(to: scope) }
     }
 
     func start(_ steps: [EffectStep], owner: FocusNode?, sequence: Int? = nil, cause: StoreTask? = nil) {

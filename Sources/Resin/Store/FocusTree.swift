@@ -76,6 +76,9 @@ final class FocusNode {
     /// What this focus changes in the dependencies of effects started by registrations on it
     /// or inside it (a presented child's `dismiss`); see ``Engine/dependencies(for:send:)``.
     var dependencyOverride: DependencyOverride?
+    /// For a presented child or a stack element while it is presented, the scope of the
+    /// effect ids asked for inside it (see ``EffectID``); `0` elsewhere.
+    var effectScope = 0
     /// For a sharing focus (a child of the root), the focus of its local part: the one it is
     /// inside as far as its effects go (their dependencies and their cancellation).
     var localParent: FocusNode?
