@@ -78,7 +78,7 @@ private func screensStore(_ ended: Ended, gate: Gate) -> TestStore<Screens, any 
 @Suite("Resin: effect ids are scoped to the feature instance that asked")
 struct EffectScopeTests {
     @Test("an element cancels its own timer, not its sibling's or the store's; the store cancels only its own")
-    func scopedCancel() async {
+    func scopedCancel() async throws {
         let ended = Ended()
         let gate = Gate()
         let store = screensStore(ended, gate: gate)
@@ -88,9 +88,9 @@ struct EffectScopeTests {
         #expect(store.store.runningEffectCount == 4)
 
         store.send(Stop(number: 1))
-        #expect(store.store.runningEffectCount == 3)
+        try #require(store.store.runningEffectCount == 3)
         store.send(StopRoot())
-        #expect(store.store.runningEffectCount == 2)
+        try #require(store.store.runningEffectCount == 2)
         // The two cancelled tasks end on their own threads.
         #expect(await eventually { Set(ended.all) == ["timer 1", "root timer"] })
 
