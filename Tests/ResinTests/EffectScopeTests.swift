@@ -136,3 +136,134 @@ struct EffectScopeTests {
         #expect(ended.all == ["timer 1", "timer 1"])
     }
 }
+
+// MARK: Presented children's identity
+
+private struct Card: Identifiable, Equatable, Sendable {
+    var id: Int
+    var text = ""
+}
+
+private enum Destination: Equatable, Sendable {
+    case card(Card)
+    case alert(String)
+}
+
+private struct Host: Equatable {
+    var card: Card?
+    var destination: Destination?
+}
+
+private struct Work: Action, Equatable {}
+private struct Retitle: Action, Equatable { var text: String }
+private struct Renumber: Action, Equatable { var id: Int }
+
+/// How many times a presentation's body ran.
+private final class Presentations: Sendable {
+    private let count = LockedState(0)
+    var made: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
+}
+
+private func hostStore(_ ended: Ended, _ made: Presentations, gate: Gate) -> TestStore<Host, any Action> {
+    TestStore(initialState: Host()) { store in
+        [
+            store.presentation(\.card) { card in
+                made.add()
+                return Connection(grouping: [
+                    card.register(
+                        presentOnly: Reducer<Card, Work> { card, _ in
+                            Effect(.run(operation: waiting("card \(card.id)", ended, gate: gate)))
+                        }),
+                    card.register(presentOnly: Reducer<Card, Retitle> { card, retitle in card.text = retitle.text }),
+                    card.register(presentOnly: Reducer<Card, Renumber> { card, renumber in card.id = renumber.id }),
+                ])
+            },
+            store.presentation(\.destination) { destination in
+                made.add()
+                return destination.register(
+                    presentOnly: Reducer<Destination, Work> { _, _ in
+                        Effect(.run(operation: waiting("destination", ended, gate: gate)))
+                    })
+            },
+        ]
+    }
+}
+
+@Suite("Resin: a presented child is the same child while its identity is")
+struct PresentationIdentityTests {
+    @Test("presenting a child of another id over one ends the old one's effects and presents the new one afresh")
+    func newIdentityEndsOld() async {
+        let ended = Ended()
+        let made = Presentations()
+        let gate = Gate()
+        let store = hostStore(ended, made, gate: gate)
+        store.send(PresentationAction<Card>.present(Card(id: 1))) { $0.card = Card(id: 1) }
+        store.send(Work())
+        #expect(store.store.runningEffectCount == 1)
+        store.send(PresentationAction<Card>.present(Card(id: 2))) { $0.card = Card(id: 2) }
+        #expect(store.store.runningEffectCount == 0)
+        #expect(made.made == 2)
+        await store.finish()
+        #expect(ended.all == ["card 1"])
+    }
+
+    @Test("presenting the same id, or changing the child's state, keeps its registrations and effects")
+    func sameIdentityKeeps() async {
+        let ended = Ended()
+        let made = Presentations()
+        let gate = Gate()
+        let store = hostStore(ended, made, gate: gate)
+        store.send(PresentationAction<Card>.present(Card(id: 1))) { $0.card = Card(id: 1) }
+        store.send(Work())
+        store.send(PresentationAction<Card>.present(Card(id: 1, text: "again"))) { $0.card?.text = "again" }
+        store.send(Retitle(text: "new")) { $0.card?.text = "new" }
+        #expect(store.store.runningEffectCount == 1)
+        #expect(made.made == 1)
+        store.send(PresentationAction<Card>.dismiss()) { $0.card = nil }
+        await store.finish()
+        #expect(ended.all == ["card 1"])
+    }
+
+    @Test("a child that changes its own id ends its effects, and is presented again as a new child")
+    func childChangesItsID() async {
+        let ended = Ended()
+        let made = Presentations()
+        let gate = Gate()
+        let store = hostStore(ended, made, gate: gate)
+        store.send(PresentationAction<Card>.present(Card(id: 1))) { $0.card = Card(id: 1) }
+        store.send(Work())
+        store.send(Renumber(id: 7)) { $0.card?.id = 7 }
+        #expect(store.store.runningEffectCount == 0)
+        #expect(made.made == 2)
+        // The new child's registrations take actions.
+        store.send(Work())
+        #expect(store.store.runningEffectCount == 1)
+        store.send(PresentationAction<Card>.dismiss()) { $0.card = nil }
+        await store.finish()
+        #expect(Set(ended.all) == ["card 1", "card 7"])
+    }
+
+    @Test("an enum child is another child in another case, the same in the same case")
+    func enumCases() async {
+        let ended = Ended()
+        let made = Presentations()
+        let gate = Gate()
+        let store = hostStore(ended, made, gate: gate)
+        let present = PresentationAction<Destination>.present
+        store.send(present(.card(Card(id: 1)), nil)) { $0.destination = .card(Card(id: 1)) }
+        store.send(Work())
+        store.send(present(.card(Card(id: 1, text: "x")), nil)) { $0.destination = .card(Card(id: 1, text: "x")) }
+        #expect(store.store.runningEffectCount == 1)
+        store.send(present(.alert("Sure?"), nil)) { $0.destination = .alert("Sure?") }
+        #expect(store.store.runningEffectCount == 0)
+        #expect(made.made == 2)
+        store.send(Work())
+        store.send(present(.alert("Really?"), nil)) { $0.destination = .alert("Really?") }
+        #expect(store.store.runningEffectCount == 1)
+        #expect(made.made == 2)
+        store.send(PresentationAction<Destination>.dismiss()) { $0.destination = nil }
+        await store.finish()
+        #expect(ended.all == ["destination", "destination"])
+    }
+}

@@ -325,9 +325,14 @@ extension Store {
     ///
     /// Dismissing the child (``PresentationAction/dismiss(in:)``, a reducer setting it to
     /// `nil`, or ``Dependencies/dismiss`` in an effect started inside it) ends its
-    /// registrations and cancels every effect they started. Presenting over a presented child
-    /// replaces its state and keeps its registrations and effects; dismiss it first for a
-    /// fresh start. Names work as ``stack(_:name:_:)``'s do.
+    /// registrations and cancels every effect they started.
+    ///
+    /// A child is the same child while its identity is: its `id` if it is `Identifiable`, its
+    /// case (and that case's payload's `id`) if it is an enum, else its type. Presenting a
+    /// child of another identity over a presented one, or a child changing its own `id`,
+    /// ends the old child as a dismissal would (its registrations, its effects) and calls
+    /// `body` for the new one; presenting one of the same identity replaces its state and
+    /// keeps its registrations and effects. Names work as ``stack(_:name:_:)``'s do.
     public func presentation<Child: Sendable>(
         _ path: WritableKeyPath<State, Child?>, name: String? = nil,
         _ body: @escaping (Store<Child?>) -> Connection
@@ -340,8 +345,17 @@ extension Store {
                 case .dismiss: child = nil
                 }
             })
-        let presence = child.whilePresent { child in
-            child.presented(body(child)) { send in send(PresentationAction<Child>.dismiss(in: name)) }
+        let presence = follow(child.state.map { $0.map { [PresentationIdentity(of: $0)] } ?? [] }) { identity in
+            let presented = child.presented(body(child)) { send in send(PresentationAction<Child>.dismiss(in: name)) }
+            return Connection(isolated: {
+                presented.disconnect()
+                // Still present, with another identity: the old child ends as if dismissed.
+                // (Absent, its effects were cancelled with its part; the presentation ending
+                // while the child stays leaves them, as it leaves every registration's.)
+                if let current = child.currentState, PresentationIdentity(of: current) != identity {
+                    child.engine.cancelEffects(inside: child.node)
+                }
+            })
         }
         return Connection(isolated: {
             presence.disconnect()
@@ -370,4 +384,29 @@ extension Store {
             node.engine?.overridingFoci -= 1
         })
     }
+}
+
+/// What makes a presented child the same child (see ``Store/presentation(_:name:_:)``): its
+/// `id` if it is `Identifiable`; for an enum, its case and that case's payload's identity;
+/// else its type alone.
+struct PresentationIdentity: Hashable {
+    private let type: ObjectIdentifier
+    private let parts: [AnyHashable]
+
+    init(of value: Any) {
+        type = ObjectIdentifier(Swift.type(of: value))
+        parts = PresentationIdentity.parts(of: value)
+    }
+
+    private static func parts(of value: Any) -> [AnyHashable] {
+        if let identifiable = value as? any Identifiable { return [id(of: identifiable)] }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .enum else { return [] }
+        // A case with a payload has one child, labelled with the case's name; one without
+        // has none, and its description is its name.
+        guard let payload = mirror.children.first else { return [AnyHashable(String(describing: value))] }
+        return [AnyHashable(payload.label ?? "")] + parts(of: payload.value)
+    }
+
+    private static func id<Value: Identifiable>(of value: Value) -> AnyHashable { AnyHashable(value.id) }
 }

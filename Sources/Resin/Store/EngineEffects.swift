@@ -276,6 +276,13 @@ extension Engine {
         if advancingParent, let parent = sequence.parent { advance(parent, past: .sequence(number)) }
     }
 
+    /// Cancels what `node` and the foci inside it started and is still running or waiting: a
+    /// presented child was replaced by one of another identity.
+    func cancelEffects(inside node: FocusNode) {
+        if node.hasOwnedEffects { cancelEffects(ownedBy: node) }
+        for child in node.childList() { cancelEffects(inside: child) }
+    }
+
     /// Cancels what `node` started and is still running or waiting: its focus went away
     /// (freed, or its optional slice became absent).
     func cancelEffects(ownedBy node: FocusNode) {
