@@ -76,6 +76,9 @@ public final class TestStore<State: Equatable, Sent> {
     private let creation: FailureLocation
     /// The dependencies read with no test value, waiting to be recorded.
     private let unimplemented = UnimplementedDependencies()
+    /// The actions that went nowhere (they named an absent child or element), waiting to be
+    /// recorded.
+    private let wentNowhere = WentNowhere()
 
     /// How much of what happens a test must assert; ``Exhaustivity/on`` by default.
     public var exhaustivity: Exhaustivity = .on
@@ -111,6 +114,8 @@ public final class TestStore<State: Equatable, Sent> {
         self.scheduler = scheduler
         self.timeout = timeout
         self.maximumYields = maximumYields
+        let wentNowhere = wentNowhere
+        store.setActionWentNowhereHandler { action, reason in wentNowhere.append("\(action) went nowhere: \(reason)") }
         registrations = setUp(store)
     }
 
@@ -127,6 +132,9 @@ public final class TestStore<State: Equatable, Sent> {
     private func recordReported(at location: FailureLocation) {
         for key in unimplemented.takeNew() {
             location.record(Dependencies.unimplementedMessage(key))
+        }
+        for message in wentNowhere.take() {
+            location.record(message + "; it changed nothing")
         }
         for action in store.takeActionsSentAfterCompletion() {
             location.record(
@@ -738,6 +746,18 @@ extension TestStore where Sent: Action & Equatable {
         await receive(
             describing: "\(expected)", expecting: expected, matching: { ($0 as? Sent) == expected }, update,
             location)
+    }
+}
+
+/// What went nowhere since a test store last recorded, in the store's domain.
+private final class WentNowhere {
+    private var messages: [String] = []
+
+    func append(_ message: String) { messages.append(message) }
+
+    func take() -> [String] {
+        defer { messages.removeAll() }
+        return messages
     }
 }
 

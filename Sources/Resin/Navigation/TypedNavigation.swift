@@ -295,13 +295,22 @@ extension Store {
         // focus on the ids alone: a focus on the whole stack would hold a second reference to
         // its elements, so that changing one would copy them all and compare them all.
         let reducer = register(
-            Reducer<State, StackAction<Element>>(route: name) { state, action in
+            Reducer<State, StackAction<Element>>(route: name) { [unowned engine] state, action in
+                switch action.operation {
+                case .popFrom(let id), .popTo(let id):
+                    guard state[keyPath: path][id: id] != nil else {
+                        engine.reportWentNowhere(action, "no element \(id) is in the stack")
+                        return
+                    }
+                default:
+                    break
+                }
                 state[keyPath: path].apply(action.operation)
             })
         let elements = follow(focus(path.appending(path: \StackState<Element>.ids)).state) { id in
             let element = self.focus(path, id: id)
-            return element.presented(body(id, element)) { send in
-                send(StackAction<Element>.popFrom(id, in: name))
+            return element.presented(dismissal: { send in send(StackAction<Element>.popFrom(id, in: name)) }) {
+                body(id, element)
             }
         }
         return Connection(isolated: {
@@ -339,14 +348,18 @@ extension Store {
     ) -> Connection {
         let child = focus(path)
         let reducer = child.register(
-            Reducer<Child?, PresentationAction<Child>>(route: name) { child, action in
+            Reducer<Child?, PresentationAction<Child>>(route: name) { [unowned engine] child, action in
                 switch action.operation {
                 case .present(let presented): child = presented
-                case .dismiss: child = nil
+                case .dismiss:
+                    if child == nil { engine.reportWentNowhere(action, "nothing is presented") }
+                    child = nil
                 }
             })
         let presence = follow(child.state.map { $0.map { [PresentationIdentity(of: $0)] } ?? [] }) { identity in
-            let presented = child.presented(body(child)) { send in send(PresentationAction<Child>.dismiss(in: name)) }
+            let presented = child.presented(dismissal: { send in send(PresentationAction<Child>.dismiss(in: name)) }) {
+                body(child)
+            }
             return Connection(isolated: {
                 presented.disconnect()
                 // Still present, with another identity: the old child ends as if dismissed.
@@ -363,11 +376,12 @@ extension Store {
         })
     }
 
-    /// Gives the effects of registrations on this focus and inside it a ``Dependencies/dismiss``
-    /// that sends what `dismissal` sends, until `connection` ends; returns the connection
-    /// that ends both.
+    /// Makes this focus a presented child or stack element (a feature instance): gives the
+    /// effects of registrations on it and inside it a ``Dependencies/dismiss`` that sends what
+    /// `dismissal` sends, and an effect scope of its own, then calls `make` for its
+    /// registrations; returns the connection that ends them all.
     private func presented(
-        _ connection: Connection, dismissal: @escaping @Sendable (Send<any Action>) -> Void
+        dismissal: @escaping @Sendable (Send<any Action>) -> Void, _ make: () -> Connection
     ) -> Connection {
         let node = node
         let override: DependencyOverride = { dependencies, send in
@@ -377,6 +391,8 @@ extension Store {
         engine.nextEffectScope += 1
         node.effectScope = engine.nextEffectScope
         engine.overridingFoci += 1
+        // After the scope is set, so that what `make` registers knows it is inside.
+        let connection = make()
         return Connection(isolated: {
             connection.disconnect()
             node.dependencyOverride = nil

@@ -60,6 +60,15 @@ class Engine {
     /// While true (a replay), effects do not start: only their cancellations apply.
     var isReplaying = false
     var unhandledActionHandler: (any Action) -> Void = { _ in }
+    /// What happens to an action that names something absent (see ``reportWentNowhere(_:_:)``):
+    /// a warning once per action type in a debug build, nothing in release; a test store's
+    /// records a failure.
+    var actionWentNowhereHandler: (any Action, String) -> Void = Engine.warnOnceWentNowhere
+    /// How many reducers the action being reduced skipped because their state was absent.
+    var absentSkips = 0
+    /// The action types a reducer was ever registered for inside a presented child or a stack
+    /// element.
+    var presentedActionTypes: Set<ObjectIdentifier> = []
     var unhandledErrorHandler: (any Error) -> Void = Engine.reportUnhandledError
 
     // Focus bookkeeping: nodes whose state a reducer changed in the current action.

@@ -66,26 +66,62 @@ extension Engine {
         if swallowed { return action }
         if replaced { route = (action as? any RoutedAction).map { AnyHashable($0.route) } }
         guard let table = reducers[ObjectIdentifier(type(of: action))] else {
-            if !handled { unhandledActionHandler(action) }
+            if !handled { unhandled(action, route: route) }
             return action
         }
         let (unrouted, routed) = table.lists(for: route)
         guard !unrouted.isEmpty || routed != nil else {
-            if !handled { unhandledActionHandler(action) }
+            if !handled { unhandled(action, route: route) }
             return action
         }
         let reduced = action
+        var reached = 0
+        absentSkips = 0
         graph.batch {
             stamp += 1
             walkInOrder(unrouted, routed, limit: limit) { entry in
                 let steps = entry.apply(reduced)
+                reached += 1
                 markDirty(entry.node)
                 if !steps.isEmpty { pendingEffects.append((scoped(steps, for: entry.node), entry.node)) }
                 return true
             }
             commit()
         }
+        if !handled, reached > 0, absentSkips == reached {
+            reportWentNowhere(
+                action,
+                "every reducer for it runs only while its state is present, and none was (a dismissed child, a popped element, another case)"
+            )
+        }
         return action
+    }
+
+    /// An action no reducer is registered for: to the unhandled-action hook, and reported as
+    /// going nowhere if it names a route (the element or child it is for is gone) or if its
+    /// reducers were registered inside presented children or stack elements, none of which
+    /// is there now.
+    private func unhandled(_ action: any Action, route: AnyHashable?) {
+        unhandledActionHandler(action)
+        // A route that is an optional's `nil` (an unnamed stack's) names nothing.
+        if let route, !isNil(route.base) {
+            reportWentNowhere(
+                action, "no reducer is registered for its route \(route.base) (the element or child it names is gone)")
+        } else if presentedActionTypes.contains(ObjectIdentifier(type(of: action))) {
+            reportWentNowhere(
+                action, "its reducers run in presented children or stack elements, and none is there now")
+        }
+    }
+
+    private func isNil(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
+    /// Reports that `action` changed nothing because what it names is not there: to
+    /// ``actionWentNowhereHandler``.
+    func reportWentNowhere(_ action: any Action, _ reason: String) {
+        actionWentNowhereHandler(action, reason)
     }
 
     func markDirty(_ node: FocusNode) {

@@ -413,6 +413,21 @@ protocol FocusRefreshing: AnyObject {
 }
 
 extension Engine {
+    /// The action types a debug build has warned about going nowhere.
+    private static let warnedWentNowhere = LockedState<Set<ObjectIdentifier>>([])
+
+    /// The default ``actionWentNowhereHandler``: in a debug build, a line on standard error,
+    /// once per action type; nothing in release.
+    static func warnOnceWentNowhere(_ action: any Action, _ reason: String) {
+        #if DEBUG
+            guard warnedWentNowhere.withLock({ $0.insert(ObjectIdentifier(type(of: action))).inserted }) else {
+                return
+            }
+            FileHandle.standardError.write(
+                Data("Resin: \(action) went nowhere: \(reason); it changed nothing (warned once per action type)\n".utf8))
+        #endif
+    }
+
     /// What a live store does with an action an effect's `send` was given after the effect
     /// completed: it drops it, and says so on standard error.
     static func reportSentAfterCompletion(_ action: any Action) {

@@ -16,6 +16,9 @@ extension Engine {
         let table = reducers[actionType] ?? RouteTable()
         reducers[actionType] = table
         table.add(ReducerEntry(node: node, apply: apply), route: route, token: token)
+        // Registered for a presented child or stack element: once that is gone, an action of
+        // the type that finds no reducer went nowhere.
+        if effectScope(of: node) != 0 { presentedActionTypes.insert(actionType) }
         checkInvariants()
         return Connection(isolated: { [weak self] in
             guard let self, let table = reducers[actionType] else { return }

@@ -139,14 +139,22 @@ public final class Store<State> {
 
     /// Registers a reducer that runs only while this optional state is present; it runs while
     /// the returned connection is connected.
+    ///
+    /// An action whose every reducer is one of these with its state absent (a dismissed child,
+    /// a popped element, another case of an enum) goes nowhere: a test store fails the test,
+    /// a debug build warns once per action type.
     public func register<Wrapped, Handled: Action>(
         presentOnly reducer: Reducer<Wrapped, Handled>
     ) -> Connection where State == Wrapped? {
         let reduce = reducer.reduce
+        // Unowned: the engine keeps its reducers, and goes after them.
         return register(
             Reducer<State, Handled>(
-                reduce: { state, action in
-                    guard state != nil else { return .none }
+                reduce: { [unowned engine] state, action in
+                    guard state != nil else {
+                        engine.absentSkips += 1
+                        return .none
+                    }
                     return reduce(&state!, action)
                 }, route: reducer.route))
     }
@@ -402,6 +410,11 @@ extension Store {
     /// `skipInFlightEffects`); returns how many there were.
     @discardableResult
     package func cancelEveryEffectForTesting() -> Int { engine.cancelEverything() }
+
+    /// Sets what happens to an action that goes nowhere (a test store records a failure).
+    package func setActionWentNowhereHandler(_ handler: @escaping (any Action, String) -> Void) {
+        engine.actionWentNowhereHandler = handler
+    }
 
     /// The errors effects threw that no `catch:` handler took, since the last call.
     package func takeUnhandledEffectErrors() -> [any Error] { engine.takeUnhandledErrors() }
