@@ -424,7 +424,9 @@ extension Engine {
                 return
             }
             FileHandle.standardError.write(
-                Data("Resin: \(action) went nowhere: \(reason); it changed nothing (warned once per action type)\n".utf8))
+                Data(
+                    "Resin: \(action) went nowhere: \(reason); it changed nothing (warned once per action type)\n".utf8)
+            )
         #endif
     }
 
