@@ -130,6 +130,16 @@ public struct StackState<Element> {
         removeLast(ids.count - index - 1)
     }
 
+    /// Removes the element with `id` alone, wherever it is in the stack, and returns it; the
+    /// elements above it move down one place and keep their ids. Does nothing, returning `nil`,
+    /// if there is none.
+    @discardableResult
+    public mutating func remove(id: StackElementID) -> Element? {
+        guard let index = ids.firstIndex(of: id) else { return nil }
+        ids.remove(at: index)
+        return elements.removeValue(forKey: id)
+    }
+
     /// Pops every element.
     public mutating func removeAll() {
         removeLast(ids.count)

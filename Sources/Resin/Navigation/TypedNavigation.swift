@@ -26,6 +26,9 @@ public struct StackAction<Element: Sendable>: RoutedAction {
         case popToRoot
         /// Replace every element (``StackState/replace(with:)``).
         case setPath([Element])
+        /// Remove the element with this id alone, wherever it is; the others keep their ids
+        /// and their order (``StackState/remove(id:)``).
+        case remove(StackElementID)
     }
 
     /// What to do to the stack.
@@ -71,6 +74,11 @@ public struct StackAction<Element: Sendable>: RoutedAction {
     public static func setPath(_ elements: [Element], in stack: String? = nil) -> StackAction {
         StackAction(.setPath(elements), in: stack)
     }
+
+    /// Removes the element `id` alone from the stack named `stack`, wherever it is.
+    public static func remove(_ id: StackElementID, in stack: String? = nil) -> StackAction {
+        StackAction(.remove(id), in: stack)
+    }
 }
 
 extension StackAction.Operation: Equatable where Element: Equatable {}
@@ -84,6 +92,7 @@ extension StackAction.Operation: Codable where Element: Codable {
         case popFrom(StackElementID)
         case popToRoot
         case setPath([Element])
+        case remove(StackElementID)
     }
 
     /// Decodes an operation encoded by `encode(to:)`.
@@ -105,6 +114,7 @@ extension StackAction.Operation: Codable where Element: Codable {
         case .popFrom(let id): self = .popFrom(id)
         case .popToRoot: self = .popToRoot
         case .setPath(let elements): self = .setPath(elements)
+        case .remove(let id): self = .remove(id)
         }
     }
 
@@ -118,6 +128,7 @@ extension StackAction.Operation: Codable where Element: Codable {
             case .popFrom(let id): .popFrom(id)
             case .popToRoot: .popToRoot
             case .setPath(let elements): .setPath(elements)
+            case .remove(let id): .remove(id)
             }
         try coded.encode(to: encoder)
     }
@@ -136,6 +147,7 @@ extension StackState {
         case .popFrom(let id): pop(from: id)
         case .popToRoot: removeAll()
         case .setPath(let elements): replace(with: elements)
+        case .remove(let id): remove(id: id)
         }
     }
 }
@@ -297,7 +309,7 @@ extension Store {
         let reducer = register(
             Reducer<State, StackAction<Element>>(route: name) { [unowned engine] state, action in
                 switch action.operation {
-                case .popFrom(let id), .popTo(let id):
+                case .popFrom(let id), .popTo(let id), .remove(let id):
                     guard state[keyPath: path][id: id] != nil else {
                         engine.reportWentNowhere(action, "no element \(id) is in the stack")
                         return
