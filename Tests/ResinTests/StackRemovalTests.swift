@@ -87,7 +87,9 @@ struct StackRemovalTests {
         store.send(Ping(number: 3)) { $0.path[id: ids[2]] = 13 }
         withKnownIssue {
             store.send(StackAction<Int>.remove(ids[1]))
-        } matching: { $0.description.contains("went nowhere") }
+        } matching: {
+            $0.description.contains("went nowhere")
+        }
         await store.skipInFlightEffects()
         await store.finish()
         #expect(stopped.all == [1, 2, 3])
