@@ -313,3 +313,37 @@ private struct Spend: Action { var amount: Int }
     #expect(fresh.state.value == 6)
     _ = (app, registrations)
 }
+
+// MARK: Typed navigation: alerts and confirmation dialogs
+
+private struct ShopItem: Equatable, Sendable { var id: Int; var name: String }
+private enum ListAction: Action, Equatable { case deleteTapped(Int), confirmDelete(Int) }
+private struct ShopList: Equatable {
+    var items: [ShopItem]
+    var alert: AlertState<ListAction>?
+}
+
+private func deleteAlert(_ item: ShopItem) -> AlertState<ListAction> {
+    AlertState(title: "Delete \(item.name)?") {
+        ButtonState(role: .destructive, action: ListAction.confirmDelete(item.id), label: "Delete")
+        ButtonState(role: .cancel, label: "Cancel")
+    }
+}
+
+@Test func alertArticleSample() async {
+    let milk = ShopItem(id: 1, name: "Milk")
+    let eggs = ShopItem(id: 2, name: "Eggs")
+    let reducer = Reducer<ShopList, ListAction> { state, action in
+        switch action {
+        case .deleteTapped(let id): state.alert = state.items.first { $0.id == id }.map(deleteAlert)
+        case .confirmDelete(let id): state.items.removeAll { $0.id == id }
+        }
+    }
+    let store = TestStore(initialState: ShopList(items: [milk, eggs]), sending: ListAction.self) { store in
+        Connection(grouping: [store.register(reducer), store.alert(\.alert)])
+    }
+    store.send(.deleteTapped(1)) { $0.alert = deleteAlert(milk) }
+    store.send(DialogAction.tap(ListAction.confirmDelete(1))) { $0.alert = nil }
+    await store.receive(.confirmDelete(1)) { $0.items = [eggs] }
+    await store.finish()
+}

@@ -632,3 +632,22 @@ private func storeWideSamples() {
     let stop = Effect<Sync>.cancel(id: StoreWideID("sync"))
     _ = (sync, stop)
 }
+
+// MARK: Alerts and confirmation dialogs
+
+private struct ShopItem { var id: Int; var name: String }
+private enum ShopListAction: Action { case confirmDelete(Int) }
+private struct ShopListState { var alert: AlertState<ShopListAction>? }
+
+@MainActor private func alertSamples(_ store: Store<ShopListState>, item: ShopItem, id: Int) {
+    typealias ListAction = ShopListAction
+    var state = ShopListState()
+    state.alert = AlertState(title: "Delete \(item.name)?", message: "This cannot be undone.") {
+        ButtonState(role: .destructive, action: ListAction.confirmDelete(item.id), label: "Delete")
+        ButtonState(role: .cancel, label: "Cancel")
+    }
+    let alert = store.alert(\.alert)
+    // the view, when the Delete button is tapped:
+    store.dispatch(DialogAction.tap(ListAction.confirmDelete(id)))
+    _ = (state, alert)
+}
