@@ -75,13 +75,18 @@ private func screensStore(_ ended: Ended, gate: Gate) -> TestStore<Screens, any 
     }
 }
 
+/// A stack of screens 1 and 2, with what notes the ends of its effects (which wait at a gate
+/// no one opens, until they are cancelled).
+private func screensFixture() -> (Ended, TestStore<Screens, any Action>) {
+    let ended = Ended()
+    return (ended, screensStore(ended, gate: Gate()))
+}
+
 @Suite("Resin: effect ids are scoped to the feature instance that asked")
 struct EffectScopeTests {
     @Test("an element cancels its own timer, not its sibling's or the store's; the store cancels only its own")
     func scopedCancel() async throws {
-        let ended = Ended()
-        let gate = Gate()
-        let store = screensStore(ended, gate: gate)
+        let (ended, store) = screensFixture()
         store.send(Start(number: 1))
         store.send(Start(number: 2))
         store.send(StartRoot())
@@ -104,9 +109,7 @@ struct EffectScopeTests {
 
     @Test("run(id:) replaces what runs under its id in its own instance only")
     func scopedCancelInFlight() async {
-        let ended = Ended()
-        let gate = Gate()
-        let store = screensStore(ended, gate: gate)
+        let (ended, store) = screensFixture()
         store.send(Start(number: 1))
         store.send(Start(number: 2))
         store.send(StartRoot())
@@ -121,9 +124,7 @@ struct EffectScopeTests {
 
     @Test("an id asked for in an element that is popped and pushed again is a new one")
     func repushedElementIsNewScope() async {
-        let ended = Ended()
-        let gate = Gate()
-        let store = screensStore(ended, gate: gate)
+        let (ended, store) = screensFixture()
         store.send(Start(number: 1))
         let first = store.state.path.ids[0]
         store.send(StackAction<Int>.popFrom(first)) { $0.path.pop(from: first) }
@@ -190,14 +191,19 @@ private func hostStore(_ ended: Ended, _ made: Presentations, gate: Gate) -> Tes
     }
 }
 
+/// A host of a card and a destination, with what notes the ends of their effects and how
+/// many times a presentation's body ran.
+private func hostFixture() -> (Ended, Presentations, TestStore<Host, any Action>) {
+    let ended = Ended()
+    let made = Presentations()
+    return (ended, made, hostStore(ended, made, gate: Gate()))
+}
+
 @Suite("Resin: a presented child is the same child while its identity is")
 struct PresentationIdentityTests {
     @Test("presenting a child of another id over one ends the old one's effects and presents the new one afresh")
     func newIdentityEndsOld() async {
-        let ended = Ended()
-        let made = Presentations()
-        let gate = Gate()
-        let store = hostStore(ended, made, gate: gate)
+        let (ended, made, store) = hostFixture()
         store.send(PresentationAction<Card>.present(Card(id: 1))) { $0.card = Card(id: 1) }
         store.send(Work())
         #expect(store.store.runningEffectCount == 1)
@@ -210,10 +216,7 @@ struct PresentationIdentityTests {
 
     @Test("presenting the same id, or changing the child's state, keeps its registrations and effects")
     func sameIdentityKeeps() async {
-        let ended = Ended()
-        let made = Presentations()
-        let gate = Gate()
-        let store = hostStore(ended, made, gate: gate)
+        let (ended, made, store) = hostFixture()
         store.send(PresentationAction<Card>.present(Card(id: 1))) { $0.card = Card(id: 1) }
         store.send(Work())
         store.send(PresentationAction<Card>.present(Card(id: 1, text: "again"))) { $0.card?.text = "again" }
@@ -227,10 +230,7 @@ struct PresentationIdentityTests {
 
     @Test("a child that changes its own id ends its effects, and is presented again as a new child")
     func childChangesItsID() async {
-        let ended = Ended()
-        let made = Presentations()
-        let gate = Gate()
-        let store = hostStore(ended, made, gate: gate)
+        let (ended, made, store) = hostFixture()
         store.send(PresentationAction<Card>.present(Card(id: 1))) { $0.card = Card(id: 1) }
         store.send(Work())
         store.send(Renumber(id: 7)) { $0.card?.id = 7 }
@@ -246,10 +246,7 @@ struct PresentationIdentityTests {
 
     @Test("an enum child is another child in another case, the same in the same case")
     func enumCases() async {
-        let ended = Ended()
-        let made = Presentations()
-        let gate = Gate()
-        let store = hostStore(ended, made, gate: gate)
+        let (ended, made, store) = hostFixture()
         let present = PresentationAction<Destination>.present
         store.send(present(.card(Card(id: 1)), nil)) { $0.destination = .card(Card(id: 1)) }
         store.send(Work())
