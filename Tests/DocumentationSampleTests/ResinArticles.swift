@@ -282,12 +282,26 @@ private enum SharedStateArticle {
         #expect(second.state.value.settings.dark)
         _ = (toggle, loaded)
     }
+
+    @MainActor static func following() throws {
+        let storage = PersistenceStorage.inMemory()
+        let scheduler = TestScheduler()
+        var dependencies = Dependencies()
+        dependencies.persistenceStorage = storage
+        let store = Store(initialState: Settings(), scheduler: scheduler, dependencies: dependencies)
+        let settings = store.persist(.inMemory("settings"))
+        try storage.store(Data(#"{"dark":true}"#.utf8), at: .memory("settings"))
+        scheduler.advance()
+        #expect(store.state.value.dark)
+        #expect(settings.status.value == PersistenceStatus())
+    }
 }
 
 @Test("SharedState.md: two features share an account; settings persist in memory")
-@MainActor func sharedStateArticleSamples() {
+@MainActor func sharedStateArticleSamples() throws {
     SharedStateArticle.samples()
     SharedStateArticle.persistence()
+    try SharedStateArticle.following()
 }
 
 // MARK: TimeTravel.md

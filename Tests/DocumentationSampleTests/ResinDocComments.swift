@@ -210,7 +210,7 @@ private func routeSample() -> PresentationRoute<String> {
 // MARK: Scoping
 
 struct Detail: Equatable { var title = "" }
-struct Settings: Equatable {}
+struct Settings: Equatable, Codable, Sendable {}
 enum Destination { case detail(Detail), settings(Settings) }
 
 extension Destination {
@@ -587,6 +587,29 @@ private struct SortByDate: Action {}
     #expect(profile.state.value.shared == "ada")
     #expect(settings.hasPendingChanges)
     _ = sort
+}
+
+private let settingsURL = URL(fileURLWithPath: "/tmp/unused-key-settings.json")
+
+extension PersistenceKey where Value == Settings {
+    static var settings: Self {
+        PersistenceKey(.file(settingsURL), default: Settings())
+    }
+}
+
+@Test("PersistenceKey's and PersistenceCoder's doc comment samples declare a key and a coder")
+@MainActor func persistenceKeyDocSamples() throws {
+    struct App { var settings = Settings() }
+    var dependencies = Dependencies()
+    dependencies.persistenceStorage = .inMemory()
+    let store = Store(initialState: App(), dependencies: dependencies)
+    let settings = store.focus(\.settings).persist(.settings)
+    #expect(settings.location == .file(settingsURL))
+    let text = PersistenceCoder<String>(
+        encode: { Data($0.utf8) },
+        decode: { String(decoding: $0, as: UTF8.self) })
+    #expect(try text.value(from: text.data(for: "héllo")) == "héllo")
+    _ = settings
 }
 
 // MARK: History
