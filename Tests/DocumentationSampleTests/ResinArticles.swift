@@ -328,6 +328,26 @@ private struct Spend: Action { var amount: Int }
     _ = (app, registrations)
 }
 
+private struct AddGrocery: Action { var title: String }
+
+@Test("TimeTravel.md: toggle, reorder, sweep and commit a history")
+@MainActor func timeTravelInstrumentSamples() {
+    let store = Store(initialState: [String]())
+    let add = store.register(Reducer<[String], AddGrocery> { list, add in list.append(add.title) })
+    let history = store.recordHistory()
+    for title in ["Milk", "Bread", "Eggs"] { store.dispatch(AddGrocery(title: title)) }
+    let milk = history.entries[0].id
+    history.perform(.toggle(id: milk))              // the states as if Milk was never added
+    history.perform(.reorder(id: milk, before: nil)) // Milk moved to the end, states recomputed
+    history.perform(.sweep)                         // the skipped actions forgotten
+    history.perform(.commit)                        // what is shown becomes the new start
+    #expect(history.startState == ["Bread", "Eggs"])
+    #expect(store.state.value == ["Bread", "Eggs"])
+    #expect(history.entries.isEmpty)
+    #expect(history.operations == [.toggle(id: milk), .reorder(id: milk, before: nil), .sweep, .commit])
+    _ = add
+}
+
 // MARK: Typed navigation: alerts and confirmation dialogs
 
 private struct ShopItem: Equatable, Sendable { var id: Int; var name: String }
