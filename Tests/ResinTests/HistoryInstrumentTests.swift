@@ -69,7 +69,9 @@ private struct Model {
 @Suite("Resin: history instrument operations")
 @MainActor
 struct HistoryInstrumentTests {
-    @Test("toggle skips an action and recomputes the states after it, observers seeing each; toggling again brings it back")
+    @Test(
+        "toggle skips an action and recomputes the states after it, observers seeing each; toggling again brings it back"
+    )
     func toggle() {
         let (store, reducer) = listStore()
         let history = store.recordHistory()
@@ -310,7 +312,9 @@ struct HistoryInstrumentTests {
                 }
                 model.paused.toggle()
             }
-            #expect(store.state.value == model.storeState, "after the operations \(trace.suffix(4)) (paused: \(model.paused), locked: \(model.locked))")
+            #expect(
+                store.state.value == model.storeState,
+                "after the operations \(trace.suffix(4)) (paused: \(model.paused), locked: \(model.locked))")
             #expect(history.startState == model.start)
             #expect(history.entries.map(\.state) == model.entries.map(\.state))
             #expect(history.entries.map(\.isSkipped) == model.entries.map(\.skipped))
@@ -334,6 +338,7 @@ struct HistoryInstrumentTests {
                 _ = (reducer, observer)
             }
         }
-        expectStandardError(of: result, contains: "Resin: a history operation cannot run while the store processes an action")
+        expectStandardError(
+            of: result, contains: "Resin: a history operation cannot run while the store processes an action")
     }
 }
