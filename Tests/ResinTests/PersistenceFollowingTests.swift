@@ -10,6 +10,7 @@ private struct Memo: Codable, Equatable, Sendable {
 }
 
 private struct Edit: Action, Equatable { var text: String }
+private struct Pin: Action, Equatable {}
 
 /// A store of one note on a test scheduler, with `storage`, an edit reducer, and lists of
 /// the persistence actions it saw and the persistence errors it reported.
@@ -29,6 +30,11 @@ private final class MemoStore {
         let reported = reportedBox
         connections = [
             store.register(Reducer<Memo, Edit> { $0.text = $1.text }),
+            store.register(
+                Reducer<Memo, Pin> { memo, _ in
+                    memo.text += " (pinned)"
+                    memo.pinned = true
+                }),
             store.register(
                 Middleware { action, _ in
                     if action is PersistedStateLoaded<Memo> { incoming.value.append("loaded") }
@@ -216,9 +222,7 @@ struct PersistenceFollowingTests {
         let two = second.store.persist(.inMemory("note"))
         // The second store pins every note it is given.
         let pinner = second.store.state.observe { note in
-            if !note.text.isEmpty && !note.pinned {
-                second.store.dispatch(Edit(text: note.text + " (pinned)"))
-            }
+            if !note.text.isEmpty && !note.pinned { second.store.dispatch(Pin()) }
         }
         first.store.dispatch(Edit(text: "hello"))
         one.flush()

@@ -94,7 +94,7 @@ extension Store {
     public func forEach<Element: Identifiable>(
         _ path: WritableKeyPath<State, [Element]>, _ body: @escaping (Element.ID, Store<Element?>) -> Connection
     ) -> Connection {
-        follow(focus(path).state.map { $0.map(\.id) }) { id in body(id, self.focus(path, id: id)) }
+        follow(identities(of: path) { $0.map(\.id) }) { id in body(id, self.focus(path, id: id)) }
     }
 
     /// Calls `body` with a focused store for each key of the dictionary at `path`, now and
@@ -103,7 +103,29 @@ extension Store {
     public func forEach<Key: Hashable, Value>(
         _ path: WritableKeyPath<State, [Key: Value]>, _ body: @escaping (Key, Store<Value?>) -> Connection
     ) -> Connection {
-        follow(focus(path).state.map { Array($0.keys) }) { key in body(key, self.focus(path, key: key)) }
+        follow(identities(of: path) { Array($0.keys) }) { key in body(key, self.focus(path, key: key)) }
+    }
+
+    /// A focus on the identities of the collection at `path` (`ids` of it), refreshed like
+    /// any focus except when an element focus of that collection replaced its element in
+    /// place: then the identities cannot have changed, and reading them (which costs what the
+    /// collection is long) is skipped. It holds the identities, not the collection, so an
+    /// element changed in place is not copied.
+    func identities<Collection, ID: Hashable>(
+        of path: WritableKeyPath<State, Collection>, _ ids: @escaping (Collection) -> [ID]
+    ) -> I<[ID]> {
+        let generation = node.generation(of: path)
+        let parent = access
+        let tracker: Store<[ID]> = childStore(
+            of: node, engine: engine, key: FocusKey(path: path, id: AnyHashable(IdentitiesOf())),
+            region: FocusRegion.of(path),
+            get: {
+                generation.seen = generation.changes
+                return ids(parent.get()[keyPath: path])
+            },
+            modify: { _ in preconditionFailure("Resin: the identities of a collection are read-only") })
+        tracker.node.identityTracking = (path, generation)
+        return tracker.state
     }
 
     /// Calls `body` with this store whenever its optional state becomes present (now, if it
@@ -161,3 +183,6 @@ private final class LiveConnections<ID: Hashable> {
     /// False once the returned connection disconnected.
     var isActive = true
 }
+
+/// Marks the focus on the identities of a collection among its parent's children.
+private struct IdentitiesOf: Hashable {}

@@ -168,7 +168,15 @@ extension Engine {
             var current = node
             while let parent = current.parent {
                 _ = refreshOnce(parent)
-                parent.forEachChild(overlapping: current) { refreshDown($0) }
+                parent.forEachChild(overlapping: current) { sibling in
+                    // An element replaced in place leaves the identities of its collection.
+                    if let tracking = sibling.identityTracking, case .element(let collection, _, _) = current.region,
+                        collection == tracking.collection, tracking.generation.identitiesUnchanged
+                    {
+                        return
+                    }
+                    refreshDown(sibling)
+                }
                 current = parent
             }
         }

@@ -83,6 +83,22 @@ final class FocusNode {
     /// inside as far as its effects go (their dependencies and their cancellation).
     var localParent: FocusNode?
 
+    /// For each collection of this focus's part that element foci focus into, a count of the
+    /// elements they added or removed (see ``CollectionGeneration``).
+    var collectionGenerations: [AnyKeyPath: CollectionGeneration] = [:]
+    /// For a focus on the identities of a collection (``Store/forEach(_:_:)``), the collection
+    /// and its generation: an element focus of that collection that changed its element in
+    /// place cannot have changed the identities, so it need not refresh this focus.
+    var identityTracking: (collection: AnyKeyPath, generation: CollectionGeneration)?
+
+    /// The generation of `collection`, made on first use.
+    func generation(of collection: AnyKeyPath) -> CollectionGeneration {
+        if let generation = collectionGenerations[collection] { return generation }
+        let generation = CollectionGeneration()
+        collectionGenerations[collection] = generation
+        return generation
+    }
+
     /// The focus this one's effects belong inside: ``localParent``, else the parent.
     var effectParent: FocusNode? { localParent ?? parent }
 
@@ -203,4 +219,22 @@ final class FocusNode {
         }
         for node in found { body(node) }
     }
+}
+
+/// How many times element foci of one collection added or removed an element, and how many
+/// of those a focus on the collection's identities has seen.
+///
+/// An element focus changes its collection in one of three ways: it replaces its element
+/// (the identities stay: a reducer may not change an element's id), removes it, or appends
+/// it. Only the last two change the identities, and they count here; so a focus on the
+/// identities, reached because an element focus changed, need not read the collection
+/// (which costs what the collection is long) when the count is what it saw.
+final class CollectionGeneration {
+    /// Additions and removals made by element foci.
+    var changes = 0
+    /// `changes` when the identities were last read.
+    var seen = 0
+
+    /// Whether element foci added or removed nothing since the identities were last read.
+    var identitiesUnchanged: Bool { changes == seen }
 }

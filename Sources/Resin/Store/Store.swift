@@ -223,6 +223,7 @@ public final class Store<State> {
         Element?
     > {
         let hint = IndexHint()
+        let generation = node.generation(of: path)
         return focus(
             key: FocusKey(path: path, id: AnyHashable(id)),
             region: .element(collection: path, collectionBytes: FocusRegion.storedBytes(of: path), id: AnyHashable(id)),
@@ -240,8 +241,12 @@ public final class Store<State> {
                 )
                 switch (index, element) {
                 case (let index?, let element?): state[keyPath: path][index] = element
-                case (let index?, nil): state[keyPath: path].remove(at: index)
-                case (nil, let element?): state[keyPath: path].append(element)
+                case (let index?, nil):
+                    state[keyPath: path].remove(at: index)
+                    generation.changes += 1
+                case (nil, let element?):
+                    state[keyPath: path].append(element)
+                    generation.changes += 1
                 case (nil, nil): break
                 }
             })
@@ -256,12 +261,17 @@ public final class Store<State> {
     /// Setting `nil` removes the key. An action on one key refreshes no other key's focus, so
     /// a dictionary of many observed parts costs per action what one part costs.
     public func focus<Key: Hashable, Value>(_ path: WritableKeyPath<State, [Key: Value]>, key: Key) -> Store<Value?> {
-        focus(
+        let generation = node.generation(of: path)
+        return focus(
             key: FocusKey(path: path, id: AnyHashable(key)),
             region: .element(
                 collection: path, collectionBytes: FocusRegion.storedBytes(of: path), id: AnyHashable(key)),
             get: { $0[keyPath: path][key] },
-            modify: { state, body in body(&state[keyPath: path][key]) })
+            modify: { state, body in
+                let wasPresent = state[keyPath: path][key] != nil
+                body(&state[keyPath: path][key])
+                if wasPresent != (state[keyPath: path][key] != nil) { generation.changes += 1 }
+            })
     }
 
     func focus<Part>(
