@@ -135,6 +135,10 @@ struct HostileDecodingTests {
             Subject("PersistedStateLoaded", { PersistedStateLoaded(Choice.one, from: .memory("k")) }) {
                 _ = $0.route.description
             },
+            Subject("PersistedStateReset", { PersistedStateReset(Choice.one, at: .memory("k")) }) {
+                _ = $0.route.description
+            },
+            Subject("HistoryOperation", { HistoryOperation.reorder(id: 3, before: nil) }) { _ = "\($0)" },
             Subject("PersistenceLocation", { PersistenceLocation.file(URL(filePath: "/tmp/state.json")) }) {
                 #expect(!$0.description.isEmpty)
                 if case .file(let url) = $0 { #expect(url.isFileURL) }

@@ -341,4 +341,37 @@ struct HistoryInstrumentTests {
         expectStandardError(
             of: result, contains: "Resin: a history operation cannot run while the store processes an action")
     }
+
+    @Test("an import while the store processes an action is a precondition failure")
+    func importWhileProcessing() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                var coder = ActionCoder()
+                coder.register(AppendNumber.self)
+                let (store, reducer) = listStore()
+                let history = store.recordHistory()
+                let session = Data(#"{"start": [], "actions": [], "current": 0}"#.utf8)
+                let observer = store.state.observe { list in
+                    if !list.isEmpty { try? history.importing(session, using: coder) }
+                }
+                store.dispatch(AppendNumber(value: 1))
+                _ = (reducer, observer)
+            }
+        }
+        expectStandardError(of: result, contains: "Resin: a history cannot import while the store processes an action")
+    }
+
+    @Test("an operation naming an id the history does not hold is a precondition failure")
+    func unknownID() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let (store, reducer) = listStore()
+                let history = store.recordHistory()
+                store.dispatch(AppendNumber(value: 1))
+                history.perform(.toggle(id: 99))
+                _ = reducer
+            }
+        }
+        expectStandardError(of: result, contains: "Resin: this history holds no entry with id 99")
+    }
 }

@@ -399,7 +399,20 @@ struct PersistenceFollowingTests {
         #expect(notes.note.text == "initial")
         #expect(notes.incoming == ["loaded", "reset"])
     }
+
+    @Test("a poll interval of zero is a precondition failure")
+    func zeroPollInterval() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let store = Store(initialState: Memo())
+                _ = store.persist(.inMemory("x"), pollInterval: .zero)
+            }
+        }
+        expectStandardError(
+            of: result, contains: "Resin: persistence needs a poll interval of more than zero, or nil for none")
+    }
 }
+
 
 @Suite("Resin: persistence follows its file")
 @MainActor

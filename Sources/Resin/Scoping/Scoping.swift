@@ -123,7 +123,8 @@ extension Store {
                 generation.seen = generation.changes
                 return ids(parent.get()[keyPath: path])
             },
-            modify: { _ in preconditionFailure("Resin: the identities of a collection are read-only") })
+            // Never called: this store is not handed out, and nothing registers on it.
+            modify: { _ in })
         tracker.node.identityTracking = (path, generation)
         return tracker.state
     }
