@@ -413,7 +413,6 @@ struct PersistenceFollowingTests {
     }
 }
 
-
 @Suite("Resin: persistence follows its file")
 @MainActor
 struct PersistenceFileFollowingTests {
