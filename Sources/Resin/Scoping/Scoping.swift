@@ -94,7 +94,11 @@ extension Store {
     public func forEach<Element: Identifiable>(
         _ path: WritableKeyPath<State, [Element]>, _ body: @escaping (Element.ID, Store<Element?>) -> Connection
     ) -> Connection {
-        follow(identities(of: path) { $0.map(\.id) }) { id in body(id, self.focus(path, id: id)) }
+        // Each element's focus starts looking where the element is: made one after another,
+        // the foci of n elements cost O(n), not O(n²).
+        follow(identities(of: path) { $0.map(\.id) }) { id, index in
+            body(id, self.focus(path, id: id, lookingFirstAt: index))
+        }
     }
 
     /// Calls `body` with a focused store for each key of the dictionary at `path`, now and
@@ -151,6 +155,11 @@ extension Store {
     /// Keeps one connection per id in `ids`, made by `make` when an id appears and ended
     /// when it disappears.
     func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID) -> Connection) -> Connection {
+        follow(ids) { id, _ in make(id) }
+    }
+
+    /// ``follow(_:_:)``, telling `make` where in `ids` the id is.
+    func follow<ID: Hashable>(_ ids: I<[ID]>, _ make: @escaping (ID, Int) -> Connection) -> Connection {
         let live = LiveConnections<ID>()
         let observer = ids.observe { current in
             guard live.isActive else { return }
@@ -158,8 +167,8 @@ extension Store {
             for id in live.byID.keys where !present.contains(id) {
                 live.byID.removeValue(forKey: id)?.disconnect()
             }
-            for id in current where live.byID[id] == nil {
-                let connection = make(id)
+            for (index, id) in current.enumerated() where live.byID[id] == nil {
+                let connection = make(id, index)
                 // `make` may have ended the whole thing (it can reach the returned connection).
                 guard live.isActive else {
                     connection.disconnect()

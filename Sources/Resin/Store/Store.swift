@@ -222,7 +222,14 @@ public final class Store<State> {
     public func focus<Element: Identifiable>(_ path: WritableKeyPath<State, [Element]>, id: Element.ID) -> Store<
         Element?
     > {
-        let hint = IndexHint()
+        focus(path, id: id, lookingFirstAt: 0)
+    }
+
+    /// ``focus(_:id:)``, whose first look for the element is at `index`.
+    func focus<Element: Identifiable>(
+        _ path: WritableKeyPath<State, [Element]>, id: Element.ID, lookingFirstAt index: Int
+    ) -> Store<Element?> {
+        let hint = IndexHint(lookingFirstAt: index)
         let generation = node.generation(of: path)
         return focus(
             key: FocusKey(path: path, id: AnyHashable(id)),
@@ -346,7 +353,11 @@ func childStore<Part>(
 
 /// Where an element focus last found its element.
 final class IndexHint {
-    private var last = 0
+    private var last: Int
+
+    init(lookingFirstAt index: Int) {
+        last = index
+    }
 
     /// The index of the element with `id` in `array`: looked for where it was, next to
     /// that, then from the start.
