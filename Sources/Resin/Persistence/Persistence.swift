@@ -69,7 +69,7 @@ public struct PersistenceError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// The action that puts a loaded persisted state into the store: ``Store/persist(_:debounce:maximumDelay:pollInterval:)``
+/// The action that puts a loaded persisted state into the store: ``Store/persist(_:debounce:maximumDelay:pollInterval:)-(PersistenceKey<State>,_,_,_)``
 /// dispatches it when it starts and finds a stored state.
 ///
 /// It is an action like any other, so middleware, a test store and a history see it, and
@@ -141,7 +141,7 @@ public struct PersistenceStatus: Equatable, Sendable {
 }
 
 /// Keeps one store's state saved, and follows what is stored: returned by
-/// ``Store/persist(_:debounce:maximumDelay:pollInterval:)``.
+/// ``Store/persist(_:debounce:maximumDelay:pollInterval:)-(PersistenceKey<State>,_,_,_)``.
 ///
 /// It saves while it lives: ``disconnect()`` (or releasing it) saves what is pending and
 /// stops. It lives in the store's isolation domain, like the store.
@@ -499,7 +499,7 @@ extension Store where State: Equatable & Sendable {
 }
 
 extension Store where State: Codable & Equatable & Sendable {
-    /// Keeps this store's state saved as JSON with `strategy`: ``persist(_:debounce:maximumDelay:pollInterval:)``
+    /// Keeps this store's state saved as JSON with `strategy`: ``persist(_:debounce:maximumDelay:pollInterval:)-(PersistenceKey<State>,_,_,_)``
     /// with a ``PersistenceKey`` of `strategy` and no default.
     ///
     /// ```swift

@@ -77,7 +77,7 @@ public enum PersistenceLocation: Hashable, Sendable, Codable, CustomStringConver
 /// Reads and writes the data of persisted states: the file system, the user defaults and the
 /// process's memory in an app; a store's own memory in tests.
 ///
-/// Stores read it from their ``Dependencies/persistenceStorage`` when ``Store/persist(_:debounce:maximumDelay:pollInterval:)``
+/// Stores read it from their ``Dependencies/persistenceStorage`` when ``Store/persist(_:debounce:maximumDelay:pollInterval:)-(PersistenceKey<State>,_,_,_)``
 /// starts, so a test store (whose dependencies are in the test context) keeps every persisted
 /// state in memory, and a test that wants two stores to share it (a relaunch) gives both the
 /// same ``inMemory(_:)`` storage.
