@@ -88,7 +88,7 @@ public enum Catalog {
     public static func collectionPipelines(sizes: [Int]) -> [BenchmarkCase] { CollectionCases.all(sizes: sizes) }
     /// Resin's dispatch to 1 of 10 and 1 of 1,000 observed sub-states.
     public static var resin: [BenchmarkCase] {
-        ResinCases.all + ResinNavigationCases.all + ResinPersistenceCases.all + ResinScaleCases.all
+        ResinCases.all + ResinNavigationCases.all + ResinPersistenceCases.all
     }
 
     /// A Glue array summed by Incremental, through a bridge and through `.values` → `feed`.

@@ -605,35 +605,6 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         )
     }
     line()
-    line(
-        "Microseconds per change of one element as the collection grows: `Store.forEach` with a routed reducer per element, and a persisted state (changes only; its write is not in the figure). 100 dispatches per iteration, each changing a different element."
-    )
-    line()
-    line("| collection | 100 | 100,000 | 100,000 / 100 |")
-    line("| --- | ---: | ---: | ---: |")
-    for (group, label, target) in [
-        (
-            "forEach", "`Store.forEach`, a routed reducer per element",
-            "a change of one element in a 100,000-element `forEach`"
-        ),
-        (
-            "persisted", "a persisted state (`persist`, in memory)",
-            "a change of one entry of a persisted 100,000-entry state"
-        ),
-    ] {
-        let small = perEvent("resin/\(group)-100", "Resin")
-        let large = perEvent("resin/\(group)-100000", "Resin")
-        let growth = ratio(large, small)
-        line(
-            "| \(label) | \(small.map { format($0 / 1_000) } ?? "–") | \(large.map { format($0 / 1_000) } ?? "–") | \(growth.map { "\(format($0))×" } ?? "–") |"
-        )
-        targets.append(
-            (
-                "Resin: \(target) ≤ 1.5× one in a 100-element one", growth.map { "\(format($0))×" } ?? "–",
-                growth.map { $0 <= 1.5 } == true
-            ))
-    }
-    line()
 
     // MARK: Targets
     var summary =
