@@ -267,6 +267,7 @@ struct StreamOperatorTests {
             }
             let count = Int.random(in: 0...4, using: &random)
             let limit = Int.random(in: 0...9, using: &random)
+            let every = Int.random(in: 1...5, using: &random)
             let a = EventSubject<Int>()
             let b = EventSubject<Int>()
             var outputs: [String: [[Int]]] = [:]
@@ -276,6 +277,10 @@ struct StreamOperatorTests {
                 a.stream.prefix(count).subscribe { record("prefix")([$0]) },
                 a.stream.dropFirst(count).subscribe { record("dropFirst")([$0]) },
                 a.stream.prefix(while: { $0 < limit }).subscribe { record("prefixWhile")([$0]) },
+                a.stream.prefix(while: { $0 < limit }, inclusive: true).subscribe {
+                    record("prefixWhileInclusive")([$0])
+                },
+                a.stream.collect(count: size, every: every).subscribe(record("collectEvery")),
                 a.stream.drop(while: { $0 < limit }).subscribe { record("dropWhile")([$0]) },
                 a.stream.first(where: { $0 >= limit }).subscribe { record("firstWhere")([$0]) },
                 a.stream.pairwise().subscribe { record("pairwise")([$0, $1]) },
@@ -313,9 +318,11 @@ struct StreamOperatorTests {
             a.finish()
             b.finish()
             expected.merge(
-                orderFreeOperatorReferences(values: values, otherValues: otherValues, count: count, limit: limit)
+                orderFreeOperatorReferences(
+                    values: values, otherValues: otherValues, count: count, limit: limit, every: every)
             ) { _, new in new }
             // Cycle's streams end: what the ending operators hold is sent at the finish.
+            expected["collectEvery", default: []] += openCollectArrays(values: values, count: size, every: every)
             expected["collect"] = stride(from: 0, to: values.count, by: size).map {
                 Array(values[$0..<min($0 + size, values.count)])
             }

@@ -107,3 +107,26 @@ private final class Loader: Sendable {
     #expect(observables.count == 12)
     observables.removeAll()
 }
+
+@Test func signalsReplaySamples() async {
+    let readings = Signal<Double>()
+    let query = Property(value: "a")
+    let searched = LockedState<[String]>([])
+    @Sendable func search(_ text: String) { searched.withLock { $0.append(text) } }
+    let observables = ObservableCollection()
+
+    let recent = readings.fired.replay(3)
+    recent.append(to: observables)
+    // later: a new chain sees the last three readings first
+    recent.then { print($0) }.append(to: observables)
+
+    query.didSet.prepend("").then { search($0) }.append(to: observables)
+    // searches "", then the current query, then each change
+
+    MessageSource.sequence([1, 2, 3]).map { $0 * 10 }.then { print($0) }.append(to: observables)
+    // prints 10, 20, 30
+
+    await MainActor.run {}
+    #expect(searched.withLock { $0 } == ["", "a"])
+    observables.removeAll()
+}

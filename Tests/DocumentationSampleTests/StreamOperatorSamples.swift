@@ -77,14 +77,6 @@ func printAll(_ stream: some CompletableSubscribable<Int, Never>) -> Connection 
     #expect(releasing == first && !stale && fresh)
 }
 
-@Test func collectStateMachineSample() {
-    var machine = CollectStateMachine<Int>(count: 2)
-    _ = machine.receive(1)   // nil
-    _ = machine.receive(2)   // [1, 2]
-    _ = machine.receive(3)   // nil
-    _ = machine.finish()     // [3]
-}
-
 @Test func pairwiseStateMachineSample() {
     var machine = PairwiseStateMachine<Int>()
     _ = machine.receive(1)   // nil
@@ -96,7 +88,7 @@ func printAll(_ stream: some CompletableSubscribable<Int, Never>) -> Connection 
     let first = machine.start(at: .zero)                    // due at 5 s
     let second = machine.receive(at: .zero + .seconds(2))   // a value: due at 7 s instead
     let stale = machine.timerFired(first)                   // false: replaced
-    let timedOut = machine.timerFired(second!)              // true: the stream ends
+    let timedOut = machine.timerFired(second!)              // true: the stream times out
     #expect(!stale && timedOut)
 }
 

@@ -386,6 +386,7 @@ struct StreamOperatorTests {
             }
             let count = Int.random(in: 0...4, using: &random)
             let limit = Int.random(in: 0...9, using: &random)
+            let every = Int.random(in: 1...5, using: &random)
             let input = Signal<Int>()
             let other = Signal<Int>()
             var outputs: [String: [[Int]]] = [:]
@@ -394,6 +395,10 @@ struct StreamOperatorTests {
                 input.prefix(count).subscribe { record("prefix")([$0]) },
                 input.dropFirst(count).subscribe { record("dropFirst")([$0]) },
                 input.prefix(while: { $0 < limit }).subscribe { record("prefixWhile")([$0]) },
+                input.prefix(while: { $0 < limit }, inclusive: true).subscribe {
+                    record("prefixWhileInclusive")([$0])
+                },
+                input.collect(count: max(count, 1), every: every).subscribe(record("collectEvery")),
                 input.drop(while: { $0 < limit }).subscribe { record("dropWhile")([$0]) },
                 input.first(where: { $0 >= limit }).subscribe { record("firstWhere")([$0]) },
                 input.pairwise().subscribe { record("pairwise")([$0, $1]) },
@@ -427,7 +432,8 @@ struct StreamOperatorTests {
                 }
             }
             expected.merge(
-                orderFreeOperatorReferences(values: values, otherValues: otherValues, count: count, limit: limit)
+                orderFreeOperatorReferences(
+                    values: values, otherValues: otherValues, count: count, limit: limit, every: every)
             ) { _, new in new }
             for name in Set(expected.keys).union(outputs.keys).sorted() {
                 #expect((outputs[name] ?? []) == (expected[name] ?? []), "\(name)")

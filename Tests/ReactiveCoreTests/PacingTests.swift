@@ -22,76 +22,16 @@ private func run(
     return passed
 }
 
-private struct Passed: Equatable, CustomStringConvertible {
-    let time: Int
-    let value: Int
-    var description: String { "\(value)@\(time)" }
-}
+private typealias Passed = TimedPassage
 
 private func seconds(_ instant: SchedulerInstant) -> Int {
     Int(instant.offset.components.seconds)
 }
 
-/// The rules written from their definitions, independently of the state machine: a walk over
-/// the arrivals with the pause as a plain deadline. A pause ending at an arrival's instant
-/// ends before the arrival (the test advances the scheduler, which runs due timers, then
-/// sends). `cancels` holds the indices of arrivals just before which the pacer is cancelled.
 private func reference(
     _ rule: PacingRule, pause: Int, arrivals: [(time: Int, value: Int)], cancels: Set<Int> = []
 ) -> [Passed] {
-    var passed: [Passed] = []
-    switch rule {
-    case .leadingThrottle:
-        var pauseEnd: Int?
-        for (index, arrival) in arrivals.enumerated() {
-            if cancels.contains(index) { pauseEnd = nil }
-            if let end = pauseEnd, arrival.time < end { continue }
-            passed.append(Passed(time: arrival.time, value: arrival.value))
-            pauseEnd = arrival.time + pause
-        }
-    case .throttle(let latest):
-        var pauseEnd: Int?
-        var held: Int?
-        func endPauses(upTo time: Int) {
-            while let end = pauseEnd, end <= time {
-                if let value = held {
-                    passed.append(Passed(time: end, value: value))
-                    held = nil
-                    pauseEnd = end + pause
-                    if pause == 0 { pauseEnd = nil }
-                } else {
-                    pauseEnd = nil
-                }
-            }
-        }
-        for (index, arrival) in arrivals.enumerated() {
-            endPauses(upTo: arrival.time)
-            if cancels.contains(index) { (pauseEnd, held) = (nil, nil) }
-            if pause == 0 {
-                passed.append(Passed(time: arrival.time, value: arrival.value))
-            } else if pauseEnd == nil {
-                passed.append(Passed(time: arrival.time, value: arrival.value))
-                pauseEnd = arrival.time + pause
-            } else if latest || held == nil {
-                held = arrival.value
-            }
-        }
-        endPauses(upTo: Int.max)
-    case .debounce:
-        // A value passes a pause after it arrived, unless another arrives first or the pacer
-        // is cancelled first.
-        var pending: Passed?
-        for (index, arrival) in arrivals.enumerated() {
-            if let due = pending, due.time <= arrival.time {
-                passed.append(due)
-                pending = nil
-            }
-            if cancels.contains(index) { pending = nil }
-            pending = Passed(time: arrival.time + pause, value: arrival.value)
-        }
-        if let due = pending { passed.append(due) }
-    }
-    return passed
+    pacingReference(rule, pause: pause, arrivals: arrivals, cancels: cancels)
 }
 
 @Suite("Pacing: throttle and debounce")
@@ -106,12 +46,22 @@ struct PacingTests {
             run(.throttle(latest: true), pause: 3, arrivals: Self.example).description == "[1@0, 3@3, 4@6, 5@9]")
         #expect(
             run(.throttle(latest: false), pause: 3, arrivals: Self.example).description == "[1@0, 2@3, 4@6, 5@9]")
+        #expect(run(.trailingThrottle, pause: 3, arrivals: Self.example).description == "[3@3, 5@9]")
         #expect(run(.debounce, pause: 3, arrivals: Self.example).description == "[3@5, 5@11]")
+    }
+
+    @Test("RxJS's leading and trailing edges name the three throttles")
+    func edges() {
+        #expect(PacingRule.throttle(leading: true, trailing: false) == .leadingThrottle)
+        #expect(PacingRule.throttle(leading: true, trailing: true) == .throttle(latest: true))
+        #expect(PacingRule.throttle(leading: false, trailing: true) == .trailingThrottle)
     }
 
     @Test(
         "model: random arrivals and cancellations against the rules written from their definitions",
-        arguments: [PacingRule.leadingThrottle, .throttle(latest: true), .throttle(latest: false), .debounce])
+        arguments: [
+            PacingRule.leadingThrottle, .throttle(latest: true), .throttle(latest: false), .trailingThrottle, .debounce,
+        ])
     func model(rule: PacingRule) {
         for seed in 0..<200 as Range<UInt64> {
             var random = SeededGenerator(seed: seed)

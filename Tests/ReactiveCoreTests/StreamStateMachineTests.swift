@@ -51,6 +51,11 @@ struct StreamStateMachineTests {
             let prefixWhile = Self.run(.prefixWhile(below), values)
             #expect(prefixWhile.passed == Array(values.prefix(while: below)))
             #expect(prefixWhile.ended == values.contains { !below($0) })
+            // Inclusive: the same, and the first value that fails the predicate passes too.
+            let inclusive = Self.run(.prefixWhile(below, inclusive: true), values)
+            let failing = values.first { !below($0) }
+            #expect(inclusive.passed == Array(values.prefix(while: below)) + (failing.map { [$0] } ?? []))
+            #expect(inclusive.ended == (failing != nil))
 
             let first = Self.run(.first(where: below), values)
             #expect(first.passed == values.first(where: below).map { [$0] } ?? [])
@@ -303,13 +308,30 @@ struct StreamStateMachineTests {
             let count = Int.random(in: 1...4, using: &random)
             var collect = CollectStateMachine<Int>(count: count)
             var batches = values.compactMap { collect.receive($0) }
-            if let rest = collect.finish() { batches.append(rest) }
+            batches += collect.finish()
             #expect(
                 batches
                     == stride(from: 0, to: values.count, by: count).map {
                         Array(values[$0..<min($0 + count, values.count)])
                     })
             #expect(collect.flush() == nil)
+
+            // Overlapping or spaced arrays: one starts at every `every`-th value, written here
+            // from that definition: a full array goes out with its last value, the rest at
+            // the end, by their first value.
+            let every = Int.random(in: 1...5, using: &random)
+            var sliding = CollectStateMachine<Int>(count: count, every: every)
+            var emitted: [(at: Int, array: [Int])] = []
+            for (index, value) in values.enumerated() {
+                if let array = sliding.receive(value) { emitted.append((index, array)) }
+            }
+            let rest = sliding.finish()
+            let starts = Array(stride(from: 0, to: values.count, by: every))
+            let full = starts.filter { $0 + count <= values.count }
+            #expect(emitted.map(\.at) == full.map { $0 + count - 1 }, "count \(count), every \(every), \(values)")
+            #expect(emitted.map(\.array) == full.map { Array(values[$0..<$0 + count]) })
+            #expect(rest == starts.filter { $0 + count > values.count }.map { Array(values[$0...]) })
+            #expect(sliding.finish().isEmpty && sliding.pending.isEmpty, "finishing again finds nothing open")
 
             var pairwise = PairwiseStateMachine<Int>()
             #expect(
@@ -405,6 +427,25 @@ struct TimedStreamStateMachineTests {
         #expect(!firedAfterEnd)
     }
 
+    @Test("timeout of the first value: a value before the deadline stops the watch for good; none times out")
+    func timeoutFirst() {
+        var answered = TimeoutStateMachine(interval: .seconds(3), rule: .first)
+        let timer = answered.start(at: Self.at(0))
+        #expect(answered.receive(at: Self.at(2)) == nil, "no timer after the first value")
+        #expect(!answered.isWatching && !answered.isFinished)
+        let fired = answered.timerFired(timer)
+        #expect(!fired, "the first value made the running timer stale")
+        #expect(answered.receive(at: Self.at(100)) == nil && !answered.isFinished, "later silences never time out")
+
+        var silent = TimeoutStateMachine(interval: .seconds(3), rule: .first)
+        let deadline = silent.start(at: Self.at(0))
+        let timedOut = silent.timerFired(deadline)
+        #expect(timedOut && silent.isFinished && !silent.isWatching)
+        #expect(silent.receive(at: Self.at(4)) == nil && silent.isFinished, "a value after the timeout is not passed")
+        let again = silent.timerFired(deadline)
+        #expect(!again, "a timer fires once")
+    }
+
     @Test("windows against a reference that replays the rule: open on a value, close at the deadline or the count")
     func windows() {
         var random = SeededGenerator(seed: 6)
@@ -469,5 +510,18 @@ struct TimedStreamStateMachineTests {
             _ = WindowStateMachine<Int>(window: .seconds(1), maxCount: 0)
         }
         expectStandardError(of: count, contains: "collect by time or count needs a count of at least 1, got 0")
+        let none = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = CollectStateMachine<Int>(count: 0, every: 1)
+        }
+        expectStandardError(of: none, contains: "collect(count:every:) needs a count of at least 1, got 0")
+        let every = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = CollectStateMachine<Int>(count: 2, every: 0)
+        }
+        expectStandardError(of: every, contains: "collect(count:every:) needs an every of at least 1, got 0")
+        let neither = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = PacingRule.throttle(leading: false, trailing: false)
+        }
+        expectStandardError(
+            of: neither, contains: "a throttle needs its leading or its trailing edge, or both; got neither")
     }
 }

@@ -54,6 +54,9 @@ struct CompletionTests {
     func lateChainReceivesTheEnd() {
         let signal = Signal<Int>(value: 5)
         signal.fail(Broken(code: 7))
+        // Dropped: not remembered, not replayed (S9 checks the relay forgot it).
+        signal.fire(with: 6)
+        #expect(signal.fired.lastMessage == nil)
         let log = Log<Seen>()
         let observables = ObservableCollection()
         signal.fired.noDispatch().filter { _ in true }.logged(into: log, in: observables)
@@ -177,10 +180,13 @@ struct CompletionTests {
         #expect(log.all == [.message(1), .message(2)])
         #expect(chain.completion.map(Seen.init) == .finished)
         #expect(signal.fired.connectedCount == 0)
-        // Connected after the end: the end alone, not the last message.
+        // Connected after the end: the chain ended while it connected (its replay's work
+        // ended it), so it kept what it sent while connecting (its burst: the replay and
+        // the message its work sent), and hands them before the end.
         let late = Log<Seen>()
         chain.logged(into: late, in: observables)
-        #expect(late.all == [.finished])
+        #expect(late.all == [.message(1), .message(2), .finished])
+        #expect(chain.lastMessage == nil)
     }
 
     @Test("merge finishes once both sources finished; a failure ends it at once")

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Signals
 import Synchronization
 import TestSupport
@@ -27,8 +27,10 @@ struct ReplayRaceTests {
         // then receives a bounded number of messages, however much faster that thread is
         // (under a sanitizer on loaded cores, an unbounded one made each chain's log grow
         // with the run, and the run with it), while messages still arrive as chains connect.
+        // On a thread of its own: spinning, it would hold one of the global queue's few
+        // workers for the whole test.
         let connected = Atomic(0)
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             var next = 1
             while !stop.withLock({ $0 }) {
                 if next > 64 * (connected.load(ordering: .relaxed) + 1) {
@@ -88,7 +90,8 @@ struct ReplayRaceTests {
             let isReplay = Atomic(true)
             signal.fired.noDispatch().map { value in
                 // The replay (on this thread) waits until the other thread has fired 100
-                // more, which wait for the connect to end.
+                // more, which wait for the connect to end. Safe only because 100 is far below
+                // the connect gate's limit: past it, the other thread would wait for this one.
                 if isReplay.exchange(false, ordering: .relaxed) {
                     let mark = firing.progress
                     while firing.progress < mark + 100 {}
@@ -101,7 +104,7 @@ struct ReplayRaceTests {
         }
         isSlow.store(false, ordering: .relaxed)
         let last = firing.stop()
-        // What waited is received in order, possibly on a global queue after `append`.
+        // What waited is received in order, and by the time `append` returned.
         #expect(await eventually({ logs.allSatisfy { $0.all.last == last } }, yields: 10_000_000))
         for log in logs {
             let values = log.all

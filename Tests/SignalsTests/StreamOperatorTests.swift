@@ -143,6 +143,7 @@ struct StreamOperatorModelTests {
             }
             let count = Int.random(in: 0...4, using: &random)
             let limit = Int.random(in: 0...9, using: &random)
+            let every = Int.random(in: 1...5, using: &random)
             let input = Signal<Int>()
             let other = Signal<Int>()
             let log = Log<Recorded>()
@@ -157,6 +158,8 @@ struct StreamOperatorModelTests {
             record("prefix", source.prefix(count)) { [$0] }
             record("dropFirst", source.dropFirst(count)) { [$0] }
             record("prefixWhile", source.prefix(while: { $0 < limit })) { [$0] }
+            record("prefixWhileInclusive", source.prefix(while: { $0 < limit }, inclusive: true)) { [$0] }
+            record("collectEvery", source.collect(count: max(count, 1), every: every)) { $0 }
             record("dropWhile", source.drop(while: { $0 < limit })) { [$0] }
             record("firstWhere", source.first(where: { $0 >= limit })) { [$0] }
             record("pairwise", source.pairwise()) { [$0, $1] }
@@ -185,7 +188,8 @@ struct StreamOperatorModelTests {
                 }
             }
             expected.merge(
-                orderFreeOperatorReferences(values: values, otherValues: otherValues, count: count, limit: limit)
+                orderFreeOperatorReferences(
+                    values: values, otherValues: otherValues, count: count, limit: limit, every: every)
             ) { _, new in new }
             var outputs: [String: [[Int]]] = [:]
             for recorded in log.all { outputs[recorded.name, default: []].append(recorded.row) }

@@ -174,6 +174,23 @@ public struct EventStream<Value>: CompletableSubscribable {
         })
     }
 
+    /// The values throttled on the edges chosen, in RxJS's terms (`throttleTime` with
+    /// `leading` and `trailing`): ``paced(_:pause:scheduler:)`` with ReactiveCore's
+    /// `PacingRule.throttle(leading:trailing:)`. A value that arrives while no pause is
+    /// running starts one, and passes at once if `leading`; if `trailing`, the latest value
+    /// of a pause (or the one that started it, if not `leading`) passes when it ends.
+    ///
+    /// ```swift
+    /// let saves = edits.throttle(pause: .seconds(1), leading: false, trailing: true, scheduler: scheduler)
+    /// ```
+    ///
+    /// - Precondition: `pause` is not negative, and `leading` or `trailing` is true.
+    public func throttle(pause: Duration, leading: Bool, trailing: Bool, scheduler: some Scheduler) -> EventStream<
+        Value
+    > {
+        paced(.throttle(leading: leading, trailing: trailing), pause: pause, scheduler: scheduler)
+    }
+
     /// A stream that finishes at once, sending nothing (xstream's `empty`).
     public static var empty: EventStream<Value> {
         EventStream(subscribeEvents: { sink in

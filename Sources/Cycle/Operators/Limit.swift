@@ -23,9 +23,14 @@ extension EventStream {
         prefix(count)
     }
 
-    /// The values while `predicate` holds; the first that fails it ends the stream, unsent.
-    public func prefix(while predicate: @escaping (Value) -> Bool) -> EventStream<Value> {
-        limited(.prefixWhile(predicate), trigger: nil)
+    /// The values while `predicate` holds; the first that fails it ends the stream, unsent,
+    /// or, if `inclusive` is true, sent before the end (RxJS's `takeWhile(predicate, true)`).
+    ///
+    /// ```swift
+    /// let untilDone = progress.prefix(while: { $0 < 100 }, inclusive: true)   // ends with 100
+    /// ```
+    public func prefix(while predicate: @escaping (Value) -> Bool, inclusive: Bool = false) -> EventStream<Value> {
+        limited(.prefixWhile(predicate, inclusive: inclusive), trigger: nil)
     }
 
     /// The values until `trigger` sends, then the end (xstream's `endWhen`).

@@ -88,14 +88,34 @@ extension EventStream {
     /// - Precondition: `count` is at least 1.
     public func collect(_ count: Int) -> EventStream<[Value]> {
         precondition(count >= 1, "Cycle: collect(_:) needs a count of at least 1, got \(count)")
-        return EventStream<[Value]>(subscribeEvents: { sink in
-            var machine = CollectStateMachine<Value>(count: count)
+        return collected(count: count, every: count)
+    }
+
+    /// The values in arrays of `count`, a new array starting with every `every`-th value
+    /// (RxJS's `bufferCount(count, every)`): with `every` below `count` the arrays overlap, a
+    /// sliding window; with `every` above it, the values between arrays are in none. When
+    /// the stream finishes, the arrays still open go out, oldest first, before the end.
+    ///
+    /// ```swift
+    /// let windows = samples.collect(count: 3, every: 1)   // [1, 2, 3], [2, 3, 4], ..., [4]
+    /// ```
+    ///
+    /// - Precondition: `count` and `every` are at least 1.
+    public func collect(count: Int, every: Int) -> EventStream<[Value]> {
+        precondition(count >= 1, "Cycle: collect(count:every:) needs a count of at least 1, got \(count)")
+        precondition(every >= 1, "Cycle: collect(count:every:) needs an every of at least 1, got \(every)")
+        return collected(count: count, every: every)
+    }
+
+    private func collected(count: Int, every: Int) -> EventStream<[Value]> {
+        EventStream<[Value]>(subscribeEvents: { sink in
+            var machine = CollectStateMachine<Value>(count: count, every: every)
             return subscribe(events: { event in
                 switch event {
                 case .value(let value):
                     if let batch = machine.receive(value) { sink(.value(batch)) }
                 case .completion(let completion):
-                    if let rest = machine.finish() { sink(.value(rest)) }
+                    for rest in machine.finish() { sink(.value(rest)) }
                     sink(.completion(completion))
                 }
             })

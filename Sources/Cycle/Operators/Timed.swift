@@ -32,32 +32,103 @@ extension EventStream {
     ///
     /// - Precondition: `interval` is positive.
     public func timeout(_ interval: Duration, scheduler: some Scheduler) -> EventStream<Value> {
+        timedOut(interval, rule: .each, fallback: nil, scheduler: scheduler)
+    }
+
+    /// This stream's events, or the end if the first value does not come within `interval`
+    /// of the subscription; once a value came, it never times out (RxJS's
+    /// `timeout({ first })`).
+    ///
+    /// ```swift
+    /// let answer = replies.timeout(first: .seconds(5), scheduler: scheduler)
+    /// ```
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(first interval: Duration, scheduler: some Scheduler) -> EventStream<Value> {
+        timedOut(interval, rule: .first, fallback: nil, scheduler: scheduler)
+    }
+
+    /// This stream's events until `interval` passes without a value; then this stream is
+    /// released and `fallback`'s events follow, its end included (RxSwift's
+    /// `timeout(_:other:scheduler:)`, RxJS's `timeout({ each, with })`).
+    ///
+    /// ```swift
+    /// let prices = live.timeout(.seconds(10), scheduler: scheduler, switchingTo: cached)
+    /// ```
+    ///
+    /// `fallback` is subscribed when the time runs out, in the timer's turn.
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        _ interval: Duration, scheduler: some Scheduler, switchingTo fallback: EventStream<Value>
+    ) -> EventStream<Value> {
+        timedOut(interval, rule: .each, fallback: fallback, scheduler: scheduler)
+    }
+
+    /// This stream's events, or, if the first value does not come within `interval` of the
+    /// subscription, `fallback`'s events instead, this stream released (RxJS's
+    /// `timeout({ first, with })`).
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        first interval: Duration, scheduler: some Scheduler, switchingTo fallback: EventStream<Value>
+    ) -> EventStream<Value> {
+        timedOut(interval, rule: .first, fallback: fallback, scheduler: scheduler)
+    }
+
+    private func timedOut(
+        _ interval: Duration, rule: TimeoutStateMachine.Rule, fallback: EventStream<Value>?, scheduler: some Scheduler
+    ) -> EventStream<Value> {
         // Checks the interval where the operator is written.
         _ = TimeoutStateMachine(interval: interval)
         return EventStream(subscribeEvents: { sink in
-            var machine = TimeoutStateMachine(interval: interval)
+            var machine = TimeoutStateMachine(interval: interval, rule: rule)
             let timer = TimerSlot()
+            // This stream's subscription, and the fallback's once the time ran out.
+            let upstream = TimerSlot()
+            let fallbackConnection = TimerSlot()
+            var hasEnded = false
+            func timedOut() {
+                guard let fallback else { return sink(.completion(.finished)) }
+                upstream.connection?.disconnect()
+                upstream.connection = nil
+                let connection = fallback.subscribe(events: sink)
+                // A subscriber that disconnected while the fallback was subscribed ended it.
+                if hasEnded { connection.disconnect() } else { fallbackConnection.connection = connection }
+            }
             func start(_ deadline: StreamTimer) {
                 timer.connection = scheduler.schedule(
                     at: deadline.deadline,
                     isolated: {
-                        if machine.timerFired(deadline) { sink(.completion(.finished)) }
+                        guard machine.timerFired(deadline) else { return }
+                        timer.connection = nil
+                        timedOut()
                     })
             }
             start(machine.start(at: scheduler.now))
-            let upstream = subscribe(events: { event in
+            let connection = subscribe(events: { event in
+                guard !machine.isFinished else { return }
                 switch event {
                 case .value:
-                    if let deadline = machine.receive(at: scheduler.now) { start(deadline) }
+                    if let deadline = machine.receive(at: scheduler.now) {
+                        start(deadline)
+                    } else {
+                        timer.connection = nil
+                    }
                 case .completion:
                     machine.finish()
                     timer.connection = nil
                 }
                 sink(event)
             })
+            upstream.connection = connection
             return Connection(isolated: {
-                upstream.disconnect()
+                hasEnded = true
                 timer.connection = nil
+                for slot in [upstream, fallbackConnection] {
+                    slot.connection?.disconnect()
+                    slot.connection = nil
+                }
             })
         })
     }

@@ -27,10 +27,17 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
     private let base: Base
     private let isIncluded: (Base.Element) -> Bool
     private let follower = ChangeFollower<ArrayChange<Base.Element>, ArrayChange<Base.Element>>()
+    #if GLUE_INTERNAL_CHECKS
+        /// The base's elements, kept from its changes: G3's reference.
+        private var shadow: G3Shadow<Base.Element>
+    #endif
 
     init(base: Base, isIncluded: @escaping (Base.Element) -> Bool) {
         self.base = base
         self.isIncluded = isIncluded
+        #if GLUE_INTERNAL_CHECKS
+            shadow = G3Shadow(base.value)
+        #endif
         let flags = base.value.map(isIncluded)
         included = PositionalTree()
         for flag in flags { included.insert((), at: included.count, marked: flag) }
@@ -61,7 +68,11 @@ public final class FilteredObservableArray<Base: ObservableArrayType>: Observabl
             glueCheck(
                 change.initialCount == included.count, "G3",
                 "a change for \(change.initialCount) elements reached a filter of \(included.count)")
-            defer { _checkInvariants() }
+            shadow.apply(change, in: "filter")
+            defer {
+                _checkInvariants()
+                checkElements()
+            }
         #endif
         var output = ArrayChange<Base.Element>(initialCount: elements.tree.count)
         for modification in change.modifications {
@@ -131,4 +142,15 @@ extension FilteredObservableArray {
                 "\(included.markedTotal) elements flagged included, \(elements.tree.count) in the filtered array")
         #endif
     }
+
+    #if GLUE_INTERNAL_CHECKS
+        /// G3 on elements: the filtered array is the base's elements (kept from its changes,
+        /// not read from the base) whose flag is set, in order. The flags, not the predicate:
+        /// the predicate runs once per element, and the check must not run it again.
+        private func checkElements() {
+            guard shadow.isTimeToCompare() else { return }
+            let expected = shadow.elements.enumerated().filter { included.isMarked(at: $0.offset) }.map(\.element)
+            glueCheckSameElements(elements.array(), expected, in: "filter")
+        }
+    #endif
 }

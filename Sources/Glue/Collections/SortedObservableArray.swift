@@ -35,6 +35,10 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
     private let areInIncreasingOrder: (Element, Element) -> Bool
     private let base: AnyObject
     private let follower: AnyObject
+    #if GLUE_INTERNAL_CHECKS
+        /// The base's elements, kept from its changes: G3's reference.
+        private var shadow: G3Shadow<Element>
+    #endif
 
     /// The sorted elements. Built from the tree when first read after a change, O(n); use
     /// ``count`` and ``subscript(_:)`` to look without building it.
@@ -51,6 +55,9 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
         self.base = ObjectBox(base)
         self.areInIncreasingOrder = areInIncreasingOrder
         elements = TreeElements(base.value.sorted(by: areInIncreasingOrder))
+        #if GLUE_INTERNAL_CHECKS
+            shadow = G3Shadow(base.value)
+        #endif
         let follower = ChangeFollower<ArrayChange<Element>, ArrayChange<Element>>()
         self.follower = follower
         signal = follower.signal
@@ -60,6 +67,8 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
                 glueCheck(
                     change.initialCount == elements.tree.count, "G3",
                     "a change for \(change.initialCount) elements reached a sorted view of \(elements.tree.count)")
+                shadow.apply(change, in: "sorted view")
+                defer { checkElements() }
             #endif
             var output = ArrayChange<Element>(initialCount: elements.tree.count)
             for modification in change.modifications {
@@ -83,11 +92,18 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
         self.base = ObjectBox(base)
         self.areInIncreasingOrder = areInIncreasingOrder
         elements = TreeElements(base.value.sorted(by: areInIncreasingOrder))
+        #if GLUE_INTERNAL_CHECKS
+            shadow = G3Shadow(Array(base.value))
+        #endif
         let follower = ChangeFollower<SetChange<Element>, ArrayChange<Element>>()
         self.follower = follower
         signal = follower.signal
         signal.owner = self
         follower.follow(base.updates) { [unowned self] change in
+            #if GLUE_INTERNAL_CHECKS
+                shadow.applySet(change)
+                defer { checkElements() }
+            #endif
             var output = ArrayChange<Element>(initialCount: elements.tree.count)
             for element in change.removed { remove(element, into: &output) }
             for element in change.inserted { insert(element, into: &output) }
@@ -110,6 +126,34 @@ public final class SortedObservableArray<Element: Equatable>: ObservableArrayTyp
 
     /// G3: the element just inserted at `index` is in order with its neighbours, and after
     /// the equivalent ones (so equivalent elements keep their order of insertion).
+    #if GLUE_INTERNAL_CHECKS
+        /// G3 on elements: the view holds the base's elements (kept from its changes, not read
+        /// from the base) in sorted order: each run of equivalent elements is the same
+        /// elements as the base's run, in whatever order they came.
+        private func checkElements() {
+            guard shadow.isTimeToCompare() else { return }
+            let actual = elements.array()
+            let expected = shadow.elements.sorted(by: areInIncreasingOrder)
+            glueCheck(
+                actual.count == expected.count, "G3",
+                "a sorted view holds \(actual.count) elements where its base, sorted, gives \(expected.count)")
+            var start = 0
+            while start < expected.count {
+                var end = start + 1
+                while end < expected.count, !areInIncreasingOrder(expected[start], expected[end]) { end += 1 }
+                var run = Array(expected[start..<end])
+                for element in actual[start..<end] {
+                    let index = run.firstIndex(of: element)
+                    glueCheck(
+                        index != nil, "G3",
+                        "a sorted view holds \(element) between \(start) and \(end) where its base, sorted, does not")
+                    run.remove(at: index!)
+                }
+                start = end
+            }
+        }
+    #endif
+
     @inline(__always)
     private func checkPlacement(at index: Int) {
         #if GLUE_INTERNAL_CHECKS

@@ -21,9 +21,14 @@ extension SourceType {
     }
 
     /// A source that sends this source's values while `predicate` holds, and stops at the
-    /// first value that fails it (which it does not send).
-    public func prefix(while predicate: @escaping (Value) -> Bool) -> LimitedSource<Self> {
-        LimitedSource(base: self, rule: .prefixWhile(predicate))
+    /// first value that fails it, which it sends too if `inclusive` is true (RxJS's
+    /// `takeWhile(predicate, true)`).
+    ///
+    /// ```swift
+    /// let untilDone = progress.prefix(while: { $0 < 100 }, inclusive: true)   // ends with 100
+    /// ```
+    public func prefix(while predicate: @escaping (Value) -> Bool, inclusive: Bool = false) -> LimitedSource<Self> {
+        LimitedSource(base: self, rule: .prefixWhile(predicate, inclusive: inclusive))
     }
 
     /// A source that sends this source's values until `trigger` sends, then stops.

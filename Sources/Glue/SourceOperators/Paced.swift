@@ -28,6 +28,27 @@ extension SourceType {
         PacedSource(base: self, rule: .leadingThrottle, pause: pause, scheduler: scheduler)
     }
 
+    /// A source throttled on the edges chosen, in RxJS's terms (`throttleTime` with
+    /// `leading` and `trailing`): a value that arrives while no pause is running starts one,
+    /// and passes at once if `leading`; if `trailing`, the latest value that arrived during
+    /// a pause (or the one that started it, if not `leading`) passes when it ends, and starts
+    /// another.
+    ///
+    /// ```swift
+    /// let saves = edits.throttle(pause: .seconds(1), leading: false, trailing: true, scheduler: scheduler)
+    /// ```
+    ///
+    /// `leading` alone is ``throttle(pause:scheduler:)`` (the rule `.leadingThrottle`), both
+    /// are ``throttle(pause:latest:scheduler:)`` with `latest: true`, and `trailing` alone is
+    /// the rule `.trailingThrottle`.
+    ///
+    /// - Precondition: `pause` is not negative, and `leading` or `trailing` is true.
+    public func throttle(pause: Duration, leading: Bool, trailing: Bool, scheduler: some Scheduler) -> PacedSource<Self>
+    {
+        PacedSource(
+            base: self, rule: .throttle(leading: leading, trailing: trailing), pause: pause, scheduler: scheduler)
+    }
+
     /// A source that sends a value once `pause` has passed without another one: only the last
     /// value of a burst is sent, a pause after it (the rule `.debounce`).
     ///
@@ -44,8 +65,9 @@ extension SourceType {
 }
 
 /// A source whose values are throttled or debounced on a scheduler; made by
-/// ``SourceType/throttle(pause:latest:scheduler:)``, ``SourceType/throttle(pause:scheduler:)``
-/// and ``SourceType/debounce(pause:scheduler:)``.
+/// ``SourceType/throttle(pause:latest:scheduler:)``, ``SourceType/throttle(pause:scheduler:)``,
+/// ``SourceType/throttle(pause:leading:trailing:scheduler:)`` and
+/// ``SourceType/debounce(pause:scheduler:)``.
 public struct PacedSource<Base: SourceType>: SourceType {
     private let base: Base
     /// The pacing rule.

@@ -56,7 +56,27 @@ extension SourceType {
     ///
     /// - Precondition: `count` is at least 1.
     public func collect(_ count: Int) -> CollectedSource<Self> {
-        CollectedSource(base: self, count: count)
+        precondition(count >= 1, "Glue: collect(_:) needs a count of at least 1, got \(count)")
+        return CollectedSource(base: self, count: count, every: count)
+    }
+
+    /// A source that sends this source's values in arrays of `count`, a new array starting
+    /// with every `every`-th value (RxJS's `bufferCount(count, every)`): with `every` below
+    /// `count` the arrays overlap, a sliding window; with `every` above it, the values
+    /// between arrays are in none.
+    ///
+    /// ```swift
+    /// let windows = samples.collect(count: 3, every: 1)   // [1, 2, 3], [2, 3, 4], ...
+    /// ```
+    ///
+    /// Sources have no completion, so arrays still open are never sent: their values are
+    /// dropped when the subscription disconnects.
+    ///
+    /// - Precondition: `count` and `every` are at least 1.
+    public func collect(count: Int, every: Int) -> CollectedSource<Self> {
+        precondition(count >= 1, "Glue: collect(count:every:) needs a count of at least 1, got \(count)")
+        precondition(every >= 1, "Glue: collect(count:every:) needs an every of at least 1, got \(every)")
+        return CollectedSource(base: self, count: count, every: every)
     }
 }
 
@@ -86,21 +106,26 @@ public struct PairwiseSource<Base: SourceType>: SourceType {
     }
 }
 
-/// A source of arrays of values; made by ``SourceType/collect(_:)``.
+/// A source of arrays of values; made by ``SourceType/collect(_:)`` and
+/// ``SourceType/collect(count:every:)``.
 public struct CollectedSource<Base: SourceType>: SourceType {
     let base: Base
     /// How many values make an array.
     public let count: Int
+    /// How many values apart arrays start (``count`` for `collect(_:)`).
+    public let every: Int
 
-    init(base: Base, count: Int) {
-        precondition(count >= 1, "Glue: collect(_:) needs a count of at least 1, got \(count)")
+    /// A source of `base`'s values in arrays of `count`, one starting every `every` values;
+    /// both are at least 1 (checked by the operators that make it).
+    init(base: Base, count: Int, every: Int) {
         self.base = base
         self.count = count
+        self.every = every
     }
 
     /// Starts sending arrays to `sink`; each subscription gathers on its own.
     public func subscribe(_ sink: @escaping ([Base.Value]) -> Void) -> Connection {
-        var machine = CollectStateMachine<Base.Value>(count: count)
+        var machine = CollectStateMachine<Base.Value>(count: count, every: every)
         return base.subscribe { value in
             if let batch = machine.receive(value) { sink(batch) }
         }

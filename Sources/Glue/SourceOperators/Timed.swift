@@ -23,7 +23,49 @@ extension SourceType {
     ///
     /// - Precondition: `interval` is positive.
     public func timeout(_ interval: Duration, scheduler: some Scheduler) -> TimeoutSource<Self> {
-        TimeoutSource(base: self, interval: interval, scheduler: scheduler)
+        TimeoutSource(base: self, interval: interval, rule: .each, fallback: nil, scheduler: scheduler)
+    }
+
+    /// A source that sends this source's values, and stops (releasing its subscription to
+    /// this source) if the first one does not come within `interval` of the subscription;
+    /// once a value came, it never times out (RxJS's `timeout({ first })`).
+    ///
+    /// ```swift
+    /// let answer = replies.timeout(first: .seconds(5), scheduler: scheduler)
+    /// ```
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(first interval: Duration, scheduler: some Scheduler) -> TimeoutSource<Self> {
+        TimeoutSource(base: self, interval: interval, rule: .first, fallback: nil, scheduler: scheduler)
+    }
+
+    /// A source that sends this source's values until `interval` passes without one, then
+    /// releases this source and sends `fallback`'s values instead (RxSwift's
+    /// `timeout(_:other:scheduler:)`, RxJS's `timeout({ each, with })`).
+    ///
+    /// ```swift
+    /// let prices = live.timeout(.seconds(10), scheduler: scheduler, switchingTo: cached)
+    /// ```
+    ///
+    /// `fallback` is subscribed when the time runs out, in the timer's turn, and stays
+    /// subscribed until the subscription disconnects.
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        _ interval: Duration, scheduler: some Scheduler, switchingTo fallback: some SourceType<Value>
+    ) -> TimeoutSource<Self> {
+        TimeoutSource(base: self, interval: interval, rule: .each, fallback: fallback.source, scheduler: scheduler)
+    }
+
+    /// A source that sends this source's values, or, if the first one does not come within
+    /// `interval` of the subscription, releases this source and sends `fallback`'s values
+    /// instead (RxJS's `timeout({ first, with })`).
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        first interval: Duration, scheduler: some Scheduler, switchingTo fallback: some SourceType<Value>
+    ) -> TimeoutSource<Self> {
+        TimeoutSource(base: self, interval: interval, rule: .first, fallback: fallback.source, scheduler: scheduler)
     }
 
     /// A source that sends this source's values in arrays: a window opens with the first
@@ -70,25 +112,39 @@ public struct DelayedSource<Base: SourceType>: SourceType {
     }
 }
 
-/// A source that stops when its base is silent too long; made by
-/// ``SourceType/timeout(_:scheduler:)``.
+/// A source that stops, or switches to a fallback, when its base is silent too long; made
+/// by ``SourceType/timeout(_:scheduler:)``, ``SourceType/timeout(first:scheduler:)`` and their
+/// `switchingTo:` forms.
+///
+/// Each subscription times on its own, by ReactiveCore's `TimeoutStateMachine`.
 public struct TimeoutSource<Base: SourceType>: SourceType {
     let base: Base
     /// How long the base may be silent.
     public let interval: Duration
+    /// Which silence counts: before any value (`.first`), or between any two (`.each`).
+    public let rule: TimeoutStateMachine.Rule
+    let fallback: Source<Base.Value>?
     let scheduler: any Scheduler
 
-    init(base: Base, interval: Duration, scheduler: some Scheduler) {
+    init(
+        base: Base, interval: Duration, rule: TimeoutStateMachine.Rule, fallback: Source<Base.Value>?,
+        scheduler: some Scheduler
+    ) {
         // Checks the interval where the operator is written.
         _ = TimeoutStateMachine(interval: interval)
         self.base = base
         self.interval = interval
+        self.rule = rule
+        self.fallback = fallback
         self.scheduler = scheduler
     }
 
-    /// Starts sending values to `sink` until the base is silent for the interval.
+    /// Starts sending values to `sink` until the base is silent for the interval (then the
+    /// fallback's, if there is one).
     public func subscribe(_ sink: @escaping (Base.Value) -> Void) -> Connection {
-        let link = TimeoutLink(interval: interval, scheduler: scheduler, sink: sink)
+        let link = TimeoutLink(
+            machine: TimeoutStateMachine(interval: interval, rule: rule), fallback: fallback, scheduler: scheduler,
+            sink: sink)
         let connection = Connection(isolated: { link.end() })
         link.connection.set(connection)
         link.connect(base)
@@ -98,16 +154,23 @@ public struct TimeoutSource<Base: SourceType>: SourceType {
 
 private final class TimeoutLink<Value> {
     private var machine: TimeoutStateMachine
+    private let fallback: Source<Value>?
     private let scheduler: any Scheduler
     private let sink: (Value) -> Void
     private var upstream: Connection?
+    private var fallbackConnection: Connection?
     private var timer: Connection?
+    private var hasEnded = false
     /// The subscriber's connection, disconnected at the timeout so that it reports the stop.
     /// Its action (``end()``) releases it first.
     var connection = SelfConnection()
 
-    init(interval: Duration, scheduler: any Scheduler, sink: @escaping (Value) -> Void) {
-        machine = TimeoutStateMachine(interval: interval)
+    init(
+        machine: TimeoutStateMachine, fallback: Source<Value>?, scheduler: any Scheduler,
+        sink: @escaping (Value) -> Void
+    ) {
+        self.machine = machine
+        self.fallback = fallback
         self.scheduler = scheduler
         self.sink = sink
     }
@@ -115,29 +178,49 @@ private final class TimeoutLink<Value> {
     func connect(_ base: some SourceType<Value>) {
         start(machine.start(at: scheduler.now))
         let connection = base.subscribe { value in
-            if let timer = self.machine.receive(at: self.scheduler.now) { self.start(timer) }
+            // Assigning releases the connection of the timer replaced, which cancels it.
+            self.timer = self.machine.receive(at: self.scheduler.now).map(self.schedule)
             if !self.machine.isFinished { self.sink(value) }
         }
         if machine.isFinished { connection.disconnect() } else { upstream = connection }
     }
 
     private func start(_ timer: StreamTimer) {
-        // Assigning releases the connection of the timer replaced, which cancels it.
-        self.timer = scheduler.schedule(
+        self.timer = schedule(timer)
+    }
+
+    private func schedule(_ timer: StreamTimer) -> Connection {
+        scheduler.schedule(
             at: timer.deadline,
             isolated: { [weak self] in
                 guard let self, self.machine.timerFired(timer) else { return }
-                if let connection = self.connection.take() { connection.disconnect() } else { self.end() }
+                self.timedOut()
             })
     }
 
+    private func timedOut() {
+        timer = nil
+        guard let fallback else {
+            if let connection = connection.take() { connection.disconnect() } else { end() }
+            return
+        }
+        let released = upstream
+        upstream = nil
+        released?.disconnect()
+        let connection = fallback.subscribe { self.sink($0) }
+        // A sink that disconnected while the fallback was subscribed ended the link already.
+        if hasEnded { connection.disconnect() } else { fallbackConnection = connection }
+    }
+
     func end() {
+        hasEnded = true
         connection.release()
         machine.finish()
         timer = nil
-        let connection = upstream
+        let connections = [upstream, fallbackConnection]
         upstream = nil
-        connection?.disconnect()
+        fallbackConnection = nil
+        for connection in connections { connection?.disconnect() }
     }
 }
 

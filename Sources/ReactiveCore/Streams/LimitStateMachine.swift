@@ -20,9 +20,10 @@ public struct LimitStateMachine<Value> {
         /// The first `count` values pass, then the stream ends (`prefix(_:)`, `take(first:)`;
         /// `first()` is `.prefix(1)`).
         case prefix(Int)
-        /// Values pass while `predicate` holds; the first that fails it ends the stream, and
-        /// does not pass.
-        case prefixWhile((Value) -> Bool)
+        /// Values pass while `predicate` holds; the first that fails it ends the stream. That
+        /// value does not pass, unless `inclusive` is true: then it passes, and the stream
+        /// ends after it (RxJS's `takeWhile(predicate, true)`).
+        case prefixWhile((Value) -> Bool, inclusive: Bool = false)
         /// Values pass until the trigger sends, which ends the stream
         /// (`prefix(untilOutputFrom:)`, `take(until:)`).
         case prefixUntilTrigger
@@ -67,8 +68,9 @@ public struct LimitStateMachine<Value> {
         case taking(left: Int)
         /// Dropping values, `left` of them still to drop.
         case skipping(left: Int)
-        /// Passing values while they satisfy the predicate (`prefix(while:)`).
-        case takingWhile((Value) -> Bool)
+        /// Passing values while they satisfy the predicate (`prefix(while:)`); the first that
+        /// fails it passes too if `inclusive`.
+        case takingWhile((Value) -> Bool, inclusive: Bool)
         /// Dropping values until one satisfies the predicate, which passes and ends
         /// (`first(where:)`).
         case seeking((Value) -> Bool)
@@ -99,8 +101,8 @@ public struct LimitStateMachine<Value> {
         case .dropFirst(let count):
             precondition(count >= 0, "dropFirst(_:) needs a count of zero or more, got \(count)")
             state = count == 0 ? .passing : .skipping(left: count)
-        case .prefixWhile(let predicate):
-            state = .takingWhile(predicate)
+        case .prefixWhile(let predicate, let inclusive):
+            state = .takingWhile(predicate, inclusive: inclusive)
         case .first(let predicate):
             state = .seeking(predicate)
         case .dropWhile(let predicate):
@@ -145,10 +147,10 @@ public struct LimitStateMachine<Value> {
         case .skipping(let left):
             state = left == 1 ? .passing : .skipping(left: left - 1)
             return .drop
-        case .takingWhile(let predicate):
+        case .takingWhile(let predicate, let inclusive):
             if predicate(value) { return .pass(value) }
             state = .finished
-            return .finish
+            return inclusive ? .passAndFinish(value) : .finish
         case .seeking(let predicate):
             guard predicate(value) else { return .drop }
             state = .finished

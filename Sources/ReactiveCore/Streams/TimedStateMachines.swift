@@ -8,29 +8,50 @@ public struct StreamTimer: Hashable, Sendable {
     let generation: UInt64
 }
 
-/// The rule of `timeout`: the stream ends if `interval` passes without a value, counted from
-/// the subscription and then from each value.
+/// The rule of `timeout`: the stream times out if `interval` passes without a value, counted
+/// from the subscription and then from each value (``Rule/each``), or from the subscription
+/// to the first value only (``Rule/first``: once a value came, no timer runs).
+///
+/// What timing out does is the owner's: end the stream (or fail it), or switch to a fallback
+/// stream. From then on the machine is finished, and a value of the stream that still
+/// arrives (from another thread, or already on its way) is not passed.
 ///
 /// ```swift
 /// var machine = TimeoutStateMachine(interval: .seconds(5))
 /// let first = machine.start(at: .zero)                    // due at 5 s
 /// let second = machine.receive(at: .zero + .seconds(2))   // a value: due at 7 s instead
 /// let stale = machine.timerFired(first)                   // false: replaced
-/// let timedOut = machine.timerFired(second!)              // true: the stream ends
+/// let timedOut = machine.timerFired(second!)              // true: the stream times out
 /// ```
 public struct TimeoutStateMachine {
+    /// Which silence times the stream out.
+    public enum Rule: Hashable, Sendable {
+        /// `interval` without a value, at any time: counted from the subscription, then
+        /// again from each value (Combine's `timeout`, RxJS's `timeout({ each })`).
+        case each
+        /// `interval` before the first value: counted from the subscription; once a value
+        /// came, the stream never times out (RxJS's `timeout({ first })`).
+        case first
+    }
+
     /// How long the stream may go without a value.
     public let interval: Duration
+    /// Which silence times the stream out.
+    public let rule: Rule
     private var generation: UInt64 = 0
     /// Whether the stream timed out or ended.
     public private(set) var isFinished = false
+    /// Whether a timer is to run: false once the first value came under ``Rule/first``, and
+    /// once the stream ended.
+    public private(set) var isWatching = true
 
-    /// A machine that times out after `interval` without a value.
+    /// A machine that times out after `interval` without a value, by `rule`.
     ///
     /// - Precondition: `interval` is positive.
-    public init(interval: Duration) {
+    public init(interval: Duration, rule: Rule = .each) {
         precondition(interval > .zero, "timeout needs a positive interval, got \(interval)")
         self.interval = interval
+        self.rule = rule
     }
 
     /// The subscription starts at `now`: the timer to start.
@@ -38,23 +59,37 @@ public struct TimeoutStateMachine {
         restart(at: now)
     }
 
-    /// A value arrived at `now`: the timer that replaces the running one, or `nil` once the
-    /// stream has ended.
+    /// A value arrived at `now`: the timer that replaces the running one, or `nil` when no
+    /// timer is to run any more (the first value under ``Rule/first``, or the stream has
+    /// ended): the running timer, if any, is then stale and may be cancelled.
     public mutating func receive(at now: SchedulerInstant) -> StreamTimer? {
-        isFinished ? nil : restart(at: now)
+        guard isWatching else { return nil }
+        switch rule {
+        case .each:
+            return restart(at: now)
+        case .first:
+            stopWatching()
+            return nil
+        }
     }
 
     /// `timer` fired: whether the stream times out now (false for a replaced timer, or once
-    /// the stream has ended).
+    /// no timer is to run).
     public mutating func timerFired(_ timer: StreamTimer) -> Bool {
-        guard !isFinished, timer.generation == generation else { return false }
+        guard isWatching, timer.generation == generation else { return false }
         isFinished = true
+        isWatching = false
         return true
     }
 
     /// The stream ended otherwise: every timer is stale from now on.
     public mutating func finish() {
         isFinished = true
+        stopWatching()
+    }
+
+    private mutating func stopWatching() {
+        isWatching = false
         generation += 1
     }
 

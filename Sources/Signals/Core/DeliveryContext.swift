@@ -34,6 +34,9 @@ final class DeliveryContext {
     @usableFromInline let pinnedEpoch = Atomic<UInt64>(0)
     /// How many deliveries (and other pinned sections) are under way on this thread.
     @exclusivity(unchecked) @usableFromInline var pinCount = 0
+    /// How many drains are under way on this thread: of messages held while a receiver
+    /// connected, or of a stream operator's outbox (see ``SenderGate``).
+    @exclusivity(unchecked) @usableFromInline var drainCount = 0
     /// ``Reclaimer/shared``, which lives as long as the process.
     @usableFromInline unowned(unsafe) let reclaimer: Reclaimer
 
@@ -80,6 +83,39 @@ final class DeliveryContext {
         context._withUnsafeGuaranteedRef { $0.pin() }
         defer { context._withUnsafeGuaranteedRef { $0.unpin() } }
         return try body()
+    }
+
+    /// Runs `body` pinned and marked as draining what waited while a receiver connected:
+    /// a send it makes never waits at a ``SenderGate``.
+    static func draining<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let context = current
+        context._withUnsafeGuaranteedRef { context in
+            context.pin()
+            context.drainCount += 1
+        }
+        defer {
+            context._withUnsafeGuaranteedRef { context in
+                context.drainCount -= 1
+                context.unpin()
+            }
+        }
+        return try body()
+    }
+
+    /// Runs `body` marked as draining, without pinning: a stream operator's carrier, whose
+    /// sends pin for themselves.
+    @inlinable
+    static func carrying<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let context = current
+        context._withUnsafeGuaranteedRef { $0.drainCount += 1 }
+        defer { context._withUnsafeGuaranteedRef { $0.drainCount -= 1 } }
+        return try body()
+    }
+
+    /// Whether the calling thread is draining: what waited while a receiver connected, or a
+    /// stream operator's outbox.
+    static var isDraining: Bool {
+        current._withUnsafeGuaranteedRef { $0.drainCount > 0 }
     }
 
     /// Runs `body` pinned, the pin published with a sequentially consistent store: for work

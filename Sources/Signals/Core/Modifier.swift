@@ -42,7 +42,7 @@ public class Modifier<Input: Sendable, Output: Sendable>: MessageSource<Output>,
     /// not even work already queued on an executor.
     override func detachFromUpstream() {
         for side in core.detachSideSources() where side.connectedCount == 0 { side.detachFromUpstream() }
-        guard core.detach(), upstream.connectedCount == 0 else { return }
+        guard core.detachForRemoval(), upstream.connectedCount == 0 else { return }
         upstream.detachFromUpstream()
     }
 
@@ -68,10 +68,27 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// that reading it under the lock looks up no generic metadata (`Optional<Relay<Input>>`
     /// would, at every connect and detach).
     private var upstream: Receiver?
+    /// What the core reconnects to when a chain connects after it let go of its upstream
+    /// (see ``revives``); `nil` once it is detached for good. Under the lock.
+    private var home: Receiver?
+    /// Where the core stands with its upstream. Under the lock.
+    private var attachment = Attachment.attaching
+    /// Whether a message reached the core while it was idle, and was dropped: revived, it
+    /// is then owed its upstream's last message even if it had been connected when that was
+    /// sent. Under the lock.
+    private var missedWhileIdle = false
+    /// Whether the core's last chain went while it was still connecting (what waited is
+    /// still being received): it lets go when that ends. Under the lock.
+    private var idleWhenConnected = false
     /// The messages that arrived while the core connected; made on first use (rarely).
     private var held: HeldMessagesBase?
     /// The thread connecting the core, while it connects.
     private var connectingThread: ConnectingThread?
+    /// Holds back other threads' senders while the core connects. Under the lock.
+    private var gate = SenderGate()
+    /// Whether the connecting thread drains what waits itself (the replay does not wait for
+    /// the executor's queue). Under the lock.
+    private var drainsHere = false
     @usableFromInline let executor: Executor
     /// Whether the modifier works on the thread its input arrives on.
     @usableFromInline let runsInline: Bool
@@ -91,14 +108,15 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     @usableFromInline
     init(
         upstream source: MessageSource<Input>, executor: Executor? = nil, last: Output? = nil,
-        entry: @escaping Entry = Receiver.receiveEntry
+        rule: ReplayRule<Output>? = nil, entry: @escaping Entry = Receiver.receiveEntry
     ) {
         let executor = executor ?? source.downstreamExecutor
         self.upstream = source.relay
+        self.home = source.relay
         self.executor = executor
         runsInline = executor.queue == nil || executor === source.relay.emittingExecutor
         runsOnSendingThread = executor.queue == nil
-        super.init(last: last, emittingExecutor: executor, entry: entry)
+        super.init(last: last, emittingExecutor: executor, rule: rule, entry: entry)
     }
 
     /// The entry of a core whose work is `work`, compiled where it is called (inlined into a
@@ -114,7 +132,9 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
             guard core.runsInline, !core.isConnecting.load(ordering: .acquiring) else {
                 return core.receive(raw: message, sequence: sequence)
             }
-            guard !core.isDetached.load(ordering: .acquiring), core.accept(sequence) else { return }
+            guard !core.isDetached.load(ordering: .acquiring) || core.takesLateMessage(), core.accept(sequence) else {
+                return
+            }
             work(core, message.assumingMemoryBound(to: Input.self).pointee, sequence)
         }
     }
@@ -126,19 +146,177 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// A modifier that runs inline on a queue (its input arrives on the queue it runs on)
     /// and connects from elsewhere receives the replay, and what waited, on that queue: its
     /// work never runs on the connecting thread. An inline modifier receives what waited on
-    /// the connecting thread: all of it while only that thread sent, otherwise one round,
-    /// and the rest on a global queue (``HoldsWhileConnecting/receiveHeld(on:)``).
+    /// the connecting thread, until nothing is left; other threads' senders wait once they
+    /// have held a bounded number of messages (``SenderGate``).
     func attach() {
+        let drainsHere = !replaysOnQueue
         guard
-            let upstream = state.withLock({ _ -> Receiver? in
+            let upstream = state.withLock({ state -> Receiver? in
                 connectingThread = ConnectingThread()
+                self.drainsHere = drainsHere
+                openBurst(in: &state)
                 return self.upstream
             })
         else { return }
         isConnecting.store(true, ordering: .releasing)
-        // The upstream is a `Relay<Input>`: it was one when stored.
-        unsafeDowncast(upstream, to: Relay<Input>.self).connect(self)
-        receiveHeld(on: replaysOnQueue ? executor : nil)
+        // Marked as draining from the connect on: the replay's work never waits at a gate.
+        DeliveryContext.draining {
+            // The upstream is a `Relay<Input>`: it was one when stored.
+            unsafeDowncast(upstream, to: Relay<Input>.self).connect(self)
+            state.withLock { _ in
+                // Not if it ended (for good) meanwhile.
+                if attachment == .attaching { attachment = .attached }
+            }
+            if drainsHere { receiveHeld() }
+        }
+        if !drainsHere { receiveHeld(on: executor) }
+    }
+
+    /// Whether a message that reached the core while it was detached is processed after all:
+    /// yes if a chain is reviving it (the message was sent before it let go, and its
+    /// revival is not owed it: processed now, it is processed once); otherwise it is dropped,
+    /// and an idle core notes that it missed one (see ``reconnect()``).
+    @usableFromInline @inline(never)
+    final func takesLateMessage() -> Bool {
+        state.withLock { _ in
+            switch attachment {
+            case .attaching, .attached:
+                return true
+            case .idle, .detaching:
+                missedWhileIdle = true
+                return false
+            case .final:
+                return false
+            }
+        }
+    }
+
+    /// Whether the core lets go of its upstream while nothing is connected to it, and
+    /// reconnects when something connects again (a kept `map` whose chains were all removed
+    /// works again for the next one). The one-input modifiers whose work is a closure and a
+    /// value do; the operators with timers, inputs or tasks of their own end those for good
+    /// when they detach, and do not.
+    var revives: Bool { false }
+
+    /// Detaches the core as its chain is removed: for good unless it ``revives``, in which
+    /// case only while nothing is connected to it. Returns whether it detached.
+    final func detachForRemoval() -> Bool {
+        revives ? detachIdle() != nil : detach()
+    }
+
+    /// Lets go of the upstream while nothing is connected to the core, to reconnect when
+    /// something connects again; returns the upstream it let go of, or `nil` if it did not
+    /// (something is connected, it ended, or another thread is attaching or detaching it).
+    ///
+    /// The state moves attached → detaching → idle under the lock; a connect that comes
+    /// while it is detaching is not claimed (``claimRevival()``), so this detacher, seeing
+    /// a receiver when it is done, revives the core itself.
+    private func detachIdle() -> Receiver? {
+        let taken = state.withLock { state -> Receiver? in
+            guard attachment == .attached, state.list == nil, !state.isCompleted, let upstream else { return nil }
+            // Not while what waited as it connected is received: those messages would reach
+            // the next connection's chain behind its replay. It lets go when they are done.
+            guard !isConnecting.load(ordering: .acquiring) else {
+                idleWhenConnected = true
+                return nil
+            }
+            attachment = .detaching
+            // Sequentially consistent, as in `detach()`.
+            isDetached.store(true, ordering: .sequentiallyConsistent)
+            self.upstream = nil
+            return upstream
+        }
+        guard let taken else { return nil }
+        unsafeDowncast(taken, to: Relay<Input>.self).disconnect(self)
+        let revive = state.withLock { state -> Bool in
+            guard attachment == .detaching else { return false }
+            if state.list != nil {
+                attachment = .attaching
+                return true
+            }
+            attachment = .idle
+            SignalsChecks.checkAttachment(
+                attachment, hasUpstream: upstream != nil, isDetached: isDetached.load(ordering: .relaxed))
+            return false
+        }
+        if revive { reviveChain() }
+        return taken
+    }
+
+    override func claimRevival() -> Bool {
+        guard attachment == .idle else { return false }
+        attachment = .attaching
+        return true
+    }
+
+    override func reviveAfterConnect() {
+        reviveChain()
+    }
+
+    /// Reconnects this claimed core, and every idle core before it that it claims on the
+    /// way up, from the top down: each connects to one already attached, so no connect
+    /// recurses, however long the chain. Then, from this one up, each is marked attached
+    /// (and detached again if all its chains went meanwhile).
+    private func reviveChain() {
+        var chain: [any RevivingCore] = [self]
+        var next = state.withLock { _ in home }
+        while let core = next as? any RevivingCore, let further = core.claimIfIdle() {
+            chain.append(core)
+            next = further
+        }
+        for core in chain.reversed() { core.reconnect() }
+        for core in chain { core.settle() }
+    }
+
+    /// Claims the core to revive it if it is idle; returns what it reconnects to.
+    final func claimIfIdle() -> Receiver?? {
+        state.withLock { _ -> Receiver?? in
+            guard attachment == .idle else { return .none }
+            attachment = .attaching
+            return .some(home)
+        }
+    }
+
+    /// Reconnects a claimed core to its home: the home's replay, if the core is owed it
+    /// (a message came after the core let go), and what arrives meanwhile are received as on
+    /// the first connect.
+    final func reconnect() {
+        let drainsHere = !replaysOnQueue
+        guard
+            let home = state.withLock({ state -> Receiver? in
+                guard attachment == .attaching, let home else { return nil }
+                upstream = home
+                connectingThread = ConnectingThread()
+                self.drainsHere = drainsHere
+                openBurst(in: &state)
+                // A message it missed may be its home's last: owed it, whatever it had.
+                if missedWhileIdle { missedLast = true }
+                missedWhileIdle = false
+                return home
+            })
+        else { return }
+        isDetached.store(false, ordering: .sequentiallyConsistent)
+        isConnecting.store(true, ordering: .releasing)
+        DeliveryContext.draining {
+            unsafeDowncast(home, to: Relay<Input>.self).connect(self)
+            if drainsHere { receiveHeld() }
+        }
+        if !drainsHere { receiveHeld(on: executor) }
+    }
+
+    /// Ends a revival: attached, and detached again (up the chain) if nothing is connected
+    /// any more; nothing if the core was detached for good meanwhile.
+    final func settle() {
+        let idle = state.withLock { state -> Bool in
+            guard attachment == .attaching else { return false }
+            attachment = .attached
+            SignalsChecks.checkAttachment(
+                attachment, hasUpstream: upstream != nil, isDetached: isDetached.load(ordering: .relaxed))
+            return state.list == nil
+        }
+        guard idle else { return }
+        var next: Receiver? = self
+        while let receiver = next { next = receiver.detachIfIdle() }
     }
 
     /// Whether the replay waits for the executor's queue; read on the connecting thread, by
@@ -147,21 +325,41 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         runsInline && executor.queue != nil && !executor.isCurrent
     }
 
-    func takeHeld(mayTake: Bool) -> HeldTake<HeldMessagesBase> {
+    /// While connecting, an end keeps the message it ended on: the replay (or what waited
+    /// behind it) ended the modifier before the modifiers after it could connect.
+    override var keepsLastAtEnd: Bool { isConnecting.load(ordering: .acquiring) }
+
+    override var isConnectingNow: Bool { isConnecting.load(ordering: .acquiring) }
+
+    func connectingFinished() {
+        let idle = state.withLock { state -> Bool in
+            defer { idleWhenConnected = false }
+            return idleWhenConnected && state.list == nil
+        }
+        guard idle else { return }
+        var next: Receiver? = self
+        while let receiver = next { next = receiver.detachIfIdle() }
+    }
+
+    func takeHeld() -> HeldTake<HeldMessagesBase> {
         state.withLock { _ in
             guard let held else {
                 isConnecting.store(false, ordering: .releasing)
                 connectingThread = nil
+                gate.connectingEnds()
+                SignalsChecks.connectingEnds(self)
                 return .finished
             }
-            guard mayTake || !held.isFromOtherThreads else { return .handOff }
+            gate.drains()
             self.held = nil
             return .taken(held)
         }
     }
 
     func receiveTaken(_ batch: HeldMessagesBase) {
-        for (message, sequence) in unsafeDowncast(batch, to: HeldMessages<Input>.self).messages {
+        let messages = unsafeDowncast(batch, to: HeldMessages<Input>.self).messages
+        SignalsChecks.receivesHeld(self, count: messages.count)
+        for (message, sequence) in messages {
             receive(message, sequence: sequence)
         }
         if let completion = batch.completion { receiveCompletionInOrder(completion) }
@@ -170,10 +368,13 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     override func receiveReplay(raw message: UnsafeRawPointer, sequence: UInt64?) {
         let message = message.assumingMemoryBound(to: Input.self).pointee
         guard replaysOnQueue else { return receive(message, sequence: sequence) }
-        // Waits for the queue, ahead of whatever arrived since the relay connected this core.
+        // Waits for the queue, ahead of whatever arrived since the relay connected this core
+        // and behind the replay's earlier messages.
         state.withLock { _ in
             if held == nil { held = HeldMessages<Input>() }
-            unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.insert((message, sequence), at: 0)
+            unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.insert((message, sequence), at: held!.replayed)
+            held!.replayed += 1
+            SignalsChecks.holds(self)
         }
     }
 
@@ -206,7 +407,6 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         state.withLock { _ in
             guard isConnecting.load(ordering: .relaxed) else { return false }
             if held == nil { held = HeldMessages<Input>() }
-            if connectingThread?.isCurrent == false { held!.isFromOtherThreads = true }
             held!.completion = completion
             return true
         }
@@ -253,26 +453,35 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
     /// upstream that then feeds nothing; returns its upstream, to be asked in turn.
     override func detachIfIdle() -> Receiver? {
         guard connectedCount == 0 else { return nil }
+        if revives { return detachIdle() }
         let upstream = state.withLock { _ in self.upstream }
         for side in detachSideSources() where side.connectedCount == 0 { side.detachFromUpstream() }
         guard detach() else { return nil }
         return upstream
     }
 
-    /// Keeps a message that arrived while the modifier connects; false if it is done.
+    /// Keeps a message that arrived while the modifier connects; false if it is done. A
+    /// sender the gate holds back waits here, outside the lock (``SenderGate``).
     private func hold(_ message: Input, sequence: UInt64?) -> Bool {
-        state.withLock { _ in
-            guard isConnecting.load(ordering: .relaxed) else { return false }
-            if held == nil { held = HeldMessages<Input>() }
-            if connectingThread?.isCurrent == false { held!.isFromOtherThreads = true }
-            unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.append((message, sequence))
-            return true
+        holdAtGate {
+            state.withLock { _ -> GateAttempt in
+                guard isConnecting.load(ordering: .relaxed) else { return .notConnecting }
+                let connecting = drainsHere ? connectingThread : nil
+                if let wait = gate.admit(fromOtherThread: connectingThread?.isCurrent == false, connecting: connecting)
+                {
+                    return .wait(wait)
+                }
+                if held == nil { held = HeldMessages<Input>() }
+                unsafeDowncast(held!, to: HeldMessages<Input>.self).messages.append((message, sequence))
+                SignalsChecks.holds(self)
+                return .held
+            }
         }
     }
 
     func receive(_ message: Input, sequence: UInt64?) {
         if runsInline {
-            guard !isDetached.load(ordering: .acquiring), accept(sequence) else { return }
+            guard !isDetached.load(ordering: .acquiring) || takesLateMessage(), accept(sequence) else { return }
             process(message, sequence: sequence)
         } else {
             executor.run { [self] in
@@ -280,7 +489,8 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
                 // Pinned before the check, so that a removal's wait for deliveries under way
                 // covers a message that passed it (see `pinnedSequentially`).
                 DeliveryContext.pinnedSequentially {
-                    guard !isDetached.load(ordering: .sequentiallyConsistent), accept(sequence) else { return }
+                    guard !isDetached.load(ordering: .sequentiallyConsistent) || takesLateMessage(), accept(sequence)
+                    else { return }
                     process(message, sequence: sequence)
                 }
             }
@@ -339,13 +549,36 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
         // Sequentially consistent with the check of a message dispatched to a queue (see
         // `DeliveryContext.pinnedSequentially`).
         isDetached.store(true, ordering: .sequentiallyConsistent)
-        let upstream = state.withLock { _ -> Receiver? in
-            defer { self.upstream = nil }
-            return self.upstream
+        let (upstream, removed) = state.withLock { _ -> (Receiver?, Bool) in
+            attachment = .final
+            home = nil
+            defer {
+                self.upstream = nil
+                idleWhenConnected = false
+            }
+            return (self.upstream, idleWhenConnected)
         }
         guard let upstream else { return false }
         unsafeDowncast(upstream, to: Relay<Input>.self).disconnect(self)
+        // Its chain was removed while it connected, and it is freed before it let go: the
+        // walk up the chain that removal makes happens here.
+        if removed {
+            var next: Receiver? = upstream
+            while let receiver = next { next = receiver.detachIfIdle() }
+        }
         return true
+    }
+
+    /// Stops receiving from the upstream while the core goes on with its other inputs (a
+    /// timeout that switched to its fallback), and lets go of the modifiers before it that
+    /// then feed nothing, as an end does. The core keeps its reference to the upstream until
+    /// it detaches, which disconnects it again (a second disconnect does nothing); a message
+    /// already on its way still reaches the core, whose rule drops it.
+    final func disconnectUpstream() {
+        guard let upstream = state.withLock({ _ in self.upstream }) else { return }
+        unsafeDowncast(upstream, to: Relay<Input>.self).disconnect(self)
+        var next: Receiver? = upstream
+        while let receiver = next { next = receiver.detachIfIdle() }
     }
 
     /// For a modifier with more inputs than its upstream: detaches from them and returns
@@ -362,27 +595,31 @@ class ModifierCore<Input: Sendable, Output: Sendable>: Relay<Output>, HoldsWhile
 final class OperatorCore<Input: Sendable, Output: Sendable>: ModifierCore<Input, Output>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: the only stored property is a `@Sendable` closure.
 
+    /// Revives: its work is a closure and a value (see ``ModifierCore/revives``).
+    override var revives: Bool { true }
+
     /// The modifier's work on one message: what it sends on, through
     /// ``ModifierCore/sendResult(_:sequence:)``.
     @usableFromInline let work: @Sendable (ModifierCore<Input, Output>, Input, UInt64?) -> Void
 
     @usableFromInline
     init(
-        upstream: MessageSource<Input>, executor: Executor?, entry: @escaping Entry,
+        upstream: MessageSource<Input>, executor: Executor?, rule: ReplayRule<Output>? = nil, entry: @escaping Entry,
         work: @escaping @Sendable (ModifierCore<Input, Output>, Input, UInt64?) -> Void
     ) {
         self.work = work
-        super.init(upstream: upstream, executor: executor, entry: entry)
+        super.init(upstream: upstream, executor: executor, rule: rule, entry: entry)
     }
 
     /// The core of a modifier connected to `upstream` that runs on `executor` (or where
-    /// `upstream` says) and does `work`.
+    /// `upstream` says), does `work`, and owes what connects to it what `rule` says (by
+    /// default, its last message).
     @inlinable
     static func make(
-        upstream: MessageSource<Input>, executor: Executor? = nil,
+        upstream: MessageSource<Input>, executor: Executor? = nil, rule: ReplayRule<Output>? = nil,
         work: @escaping @Sendable (ModifierCore<Input, Output>, Input, UInt64?) -> Void
     ) -> OperatorCore {
-        OperatorCore(upstream: upstream, executor: executor, entry: entry(work), work: work)
+        OperatorCore(upstream: upstream, executor: executor, rule: rule, entry: entry(work), work: work)
     }
 
     override func process(_ message: Input, sequence: UInt64?) {
@@ -393,8 +630,9 @@ final class OperatorCore<Input: Sendable, Output: Sendable>: ModifierCore<Input,
 /// Messages held while a receiver connects. The non-generic base is what the lock's
 /// closures return, so that they look up no generic metadata.
 class HeldMessagesBase {
-    /// Whether a thread other than the connecting one sent some of them.
-    var isFromOtherThreads = false
+    /// How many of the first messages are the replay (which waits ahead of the rest, in
+    /// its own order).
+    var replayed = 0
     /// The end of the stream, if it came too: after every held message.
     var completion: Completion<any Error>?
 }
@@ -403,6 +641,30 @@ class HeldMessagesBase {
 final class HeldMessages<Input>: HeldMessagesBase {
     var messages: [(message: Input, sequence: UInt64?)] = []
 }
+
+/// Where a modifier's core stands with its upstream (see ``ModifierCore/revives``).
+enum Attachment {
+    /// Connecting, the first time or again.
+    case attaching
+    /// Connected.
+    case attached
+    /// Letting go of the upstream because nothing is connected to it.
+    case detaching
+    /// Not connected, to reconnect when something connects to it.
+    case idle
+    /// Detached for good: freed, ended, or an operator that does not revive.
+    case final
+}
+
+/// A modifier's core that can be revived, seen without its message types while the chain
+/// above a revived core is walked.
+protocol RevivingCore: AnyObject {
+    func claimIfIdle() -> Receiver??
+    func reconnect()
+    func settle()
+}
+
+extension ModifierCore: RevivingCore {}
 
 /// What ``Modifier/detachFromUpstream()`` walks: an observable's handle.
 protocol ChainEnd: AnyObject, Sendable {

@@ -16,8 +16,8 @@
 @usableFromInline
 class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     // `@unchecked`: a non-final class cannot be checked. Every stored property here and in
-    // every subclass is a `let` of a `Sendable` type, or (`lastSlot`) only touched while
-    // holding `state`'s lock.
+    // every subclass is a `let` of a `Sendable` type, or (`lastSlot`, `completion`,
+    // `replayRule`) only touched while holding `state`'s lock.
 
     // The hot path (`send`) touches only non-generic types: generic code that uses a generic
     // struct or `Optional<Message>` looks their metadata up at run time, which cost more than
@@ -32,21 +32,34 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     /// How the stream ended, once it did (while `state.isCompleted`): what a receiver that
     /// connects later is handed instead of a last message. Under `state`'s lock.
     private var completion: Completion<any Error>?
+    /// What a connecting receiver is owed beyond the last message, if an operator said
+    /// (``ReplayRule``), or while a burst is open (see ``keepInHistory(_:sequence:in:)``);
+    /// `nil` for the common relay. Under `state`'s lock, with its history (so no access
+    /// overlaps another: unchecked, as a checked access costs a runtime call).
+    @exclusivity(unchecked) private var replayRule: ReplayRule<Message>?
 
-    /// A relay whose last message is `last` (or none), sending from `emittingExecutor`;
-    /// `entry` is how it receives, as a modifier's core (see ``Receiver/entry``).
-    init(last: Message? = nil, emittingExecutor: Executor?, entry: @escaping Entry = Receiver.receiveEntry) {
+    /// A relay whose last message is `last` (or none), sending from `emittingExecutor`, that
+    /// owes connecting receivers what `rule` says (by default, the last message); `entry` is
+    /// how it receives, as a modifier's core (see ``Receiver/entry``).
+    init(
+        last: Message? = nil, emittingExecutor: Executor?, rule: ReplayRule<Message>? = nil,
+        entry: @escaping Entry = Receiver.receiveEntry
+    ) {
         lastSlot = state.messageAddress(alignment: MemoryLayout<Message>.alignment)
             .bindMemory(to: Message.self, capacity: 1)
         self.emittingExecutor = emittingExecutor
+        self.replayRule = rule
         super.init(entry: entry)
-        if let last {
-            lastSlot.initialize(to: last)
-            state.withLock { $0.hasLast = true }
+        // Locked only if there is something to set: most relays start with neither.
+        guard rule != nil || last != nil else { return }
+        state.withLock { state in
+            state.hasRule = rule != nil
+            if let last { remember(last, sequence: nil, in: &state) }
         }
     }
 
     deinit {
+        SignalsChecks.relayFreed(self)
         // The slot itself goes with `state`, which this relay's deinit releases after this.
         let list = state.withLock { state -> Unmanaged<ReceiverList>? in
             if state.hasLast { lastSlot.deinitialize(count: 1) }
@@ -57,24 +70,95 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
         list?.release()
     }
 
-    /// The last message sent, if any: what a newly connected modifier receives.
+    /// The last message sent, if any: what a newly connected modifier receives. `nil` once
+    /// ended, also when the relay keeps the message it ended on (see ``keepsLastAtEnd``).
     var lastMessage: Message? {
-        state.withLock { $0.hasLast ? lastSlot.pointee : nil }
+        state.withLock { $0.hasLast && !$0.isCompleted && replayRule?.depth != 0 ? lastSlot.pointee : nil }
     }
+
+    /// Whether an end that comes now keeps the last message, to hand it, then the end, to
+    /// each receiver that connects afterwards. False for sources: an ended source replays
+    /// its end only. A modifier's core keeps it while it connects: its replay ended it
+    /// (`first(where:)` on a property that already matches), and the modifiers written after
+    /// it have not connected yet.
+    var keepsLastAtEnd: Bool { false }
 
     /// How many receivers are connected.
     var connectedCount: Int {
         state.withLock { state in state.list.map { $0._withUnsafeGuaranteedRef(\.count) } ?? 0 }
     }
 
+    /// Remembers `message`, numbered `sequence` by a source whose writes can race (or
+    /// `nil`): only if no later-numbered message was remembered first. The one place a relay
+    /// remembers: the last message, its number (``ObservableState/remembered``) and, if the
+    /// relay has a ``ReplayRule``, the rule's history. Under the lock.
     @inlinable
-    final func remember(_ message: Message, in state: inout ObservableState) {
+    final func remember(_ message: Message, sequence: UInt64?, in state: inout ObservableState) {
+        if let sequence {
+            guard sequence > state.lastSequence else { return }
+        }
+        // A burst's first message needs nothing kept (the last slot holds it): the common
+        // connect, a replay of one message, makes no call here.
+        if state.hasRule || (state.inBurst && state.remembered > state.burstStart) {
+            keepInHistory(message, sequence: sequence, in: &state)
+        }
+        if let sequence { state.lastSequence = sequence }
+        state.remembered &+= 1
         if state.hasLast {
             lastSlot.pointee = message
         } else {
             lastSlot.initialize(to: message)
             state.hasLast = true
         }
+    }
+
+    /// Keeps `message`, about to be remembered, in the history of the relay's rule. Out of
+    /// line: only relays with a rule, or with a burst open, call it. Under the lock, before
+    /// the last message and its numbers are replaced.
+    ///
+    /// A burst is what a modifier's core sends while it connects (its upstream's replay, and
+    /// what waited meanwhile): all of it is kept, and owed to what connects next, so that a
+    /// replay of several messages (a ``MessageSource/sequence(_:)``, a
+    /// ``MessageSource/prepend(_:)``, a ``MessageSource/replay(_:)``) crosses a chain whole
+    /// though each link connects after the one before it has received it. The first message
+    /// sent once connecting is over ends the burst: the rule keeps its `depth` again, and a
+    /// rule made for the burst alone is dropped.
+    @usableFromInline @inline(never)
+    final func keepInHistory(_ message: Message, sequence: UInt64?, in state: inout ObservableState) {
+        if state.inBurst, !isConnectingNow {
+            state.inBurst = false
+            if let rule = replayRule {
+                if rule.isBurstOnly {
+                    replayRule = nil
+                    state.hasRule = false
+                } else {
+                    rule.trim()
+                }
+            }
+        }
+        if state.inBurst, replayRule == nil {
+            // The burst's first message stays in the last slot alone; its second makes a rule
+            // that keeps both.
+            guard state.hasLast, state.remembered > state.burstStart else { return }
+            let rule = ReplayRule<Message>(depth: 1, isBurstOnly: true)
+            rule.keep(
+                lastSlot.pointee, sequence: state.lastSequence > 0 ? state.lastSequence : nil, number: state.remembered,
+                inBurst: true)
+            replayRule = rule
+            state.hasRule = true
+        }
+        replayRule?.keep(message, sequence: sequence, number: state.remembered &+ 1, inBurst: state.inBurst)
+    }
+
+    /// Whether this relay is a modifier's core that is connecting: a burst lasts as long.
+    var isConnectingNow: Bool { false }
+
+    /// Under the lock, as a modifier's core begins connecting: opens a burst, unless its
+    /// rule owes nothing.
+    final func openBurst(in state: inout ObservableState) {
+        guard replayRule?.depth != 0 else { return }
+        state.inBurst = true
+        state.burstStart = state.remembered
     }
 
     /// Sends `message` to every connected modifier, and remembers it.
@@ -131,9 +215,13 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     final func rememberAndTakeReceivers(_ message: Message, sequence: UInt64?) -> ReceiverWalk? {
         state.withLock { state -> ReceiverWalk? in
             guard !state.isCompleted else { return nil }
+            let before = state.remembered
             remember(message, sequence: sequence, in: &state)
             guard let list = state.list else { return nil }
-            return ReceiverWalk(list: list, count: list._withUnsafeGuaranteedRef { $0.count })
+            let count = list._withUnsafeGuaranteedRef { $0.count }
+            SignalsChecks.handedLive(
+                self, list, count: count, number: state.remembered != before ? state.remembered : 0)
+            return ReceiverWalk(list: list, count: count)
         }
     }
 
@@ -148,15 +236,6 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
                 guard let receivers = rememberAndTakeReceivers(message, sequence: sequence) else { return }
                 deliver(message, sequence: sequence, to: receivers)
             }
-        }
-    }
-
-    @inlinable
-    final func remember(_ message: Message, sequence: UInt64?, in state: inout ObservableState) {
-        guard let sequence else { return remember(message, in: &state) }
-        if sequence > state.lastSequence {
-            remember(message, in: &state)
-            state.lastSequence = sequence
         }
     }
 
@@ -200,16 +279,22 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     }
 
     /// Records the end under the lock (forgetting the last message, which no receiver is
-    /// handed any more), takes the receivers out of the state and hands each the completion.
+    /// handed any more, unless ``keepsLastAtEnd``), takes the receivers out of the state and hands each the completion.
     private func deliverCompletion(_ completion: Completion<any Error>) {
         let taken = state.withLock { state -> Unmanaged<ReceiverList>? in
             guard !state.isCompleted else { return nil }
             state.isCompleted = true
             self.completion = completion
             if state.hasLast {
-                lastSlot.deinitialize(count: 1)
-                state.hasLast = false
+                if keepsLastAtEnd || replayRule?.keepsAtEnd == true {
+                    state.keptAtEnd = true
+                } else {
+                    lastSlot.deinitialize(count: 1)
+                    state.hasLast = false
+                    replayRule?.clear()
+                }
             }
+            SignalsChecks.connectionsEnd(self, state.list, remembered: state.remembered)
             defer {
                 state.list = nil
                 SignalsChecks.checkEnded(state)
@@ -226,19 +311,34 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
     }
 
     /// Connects `receiver`, which takes messages of type `Message`, and holds it until it is
-    /// disconnected; hands it the last message, which it is owed, through
-    /// ``Receiver/receiveReplay(raw:sequence:)``, outside the lock.
+    /// disconnected; hands it what it is owed (see ``owe(into:from:first:prefix:through:)``)
+    /// through ``Receiver/receiveReplay(raw:sequence:)``, outside the lock, in one pinned
+    /// section.
     ///
-    /// The copy of the last message waits in a temporary allocation and the lock's closure
-    /// returns a non-generic value: a generic tuple or optional would have its metadata looked
-    /// up at run time on every connect (perf: most of a subscription's time went to lookups).
+    /// S13, the one rule of replay: what a receiver is owed is decided in the critical
+    /// section that adds it to the list, so a message remembered before that section is
+    /// either owed or superseded, and one remembered after it is delivered to the receiver
+    /// live (its send reads the new list). A receiver that connects again (a modifier
+    /// brought back by a new chain, see ``reviveAfterConnect()``) is owed only what was
+    /// remembered after it disconnected (``Receiver/seenThrough``).
+    ///
+    /// A lone owed message waits in a temporary allocation and the lock's closure returns a
+    /// non-generic value: a generic tuple or optional would have its metadata looked up at run
+    /// time on every connect (perf: most of a subscription's time went to lookups).
     func connect(_ receiver: Receiver) {
         withUnsafeTemporaryAllocation(of: Message.self, capacity: 1) { buffer in
-            let owed = buffer.baseAddress!
-            let replay = state.withLock { state -> Replay in
+            let single = buffer.baseAddress!
+            let owed = state.withLock { state -> Owed in
+                let isFirst = !receiver.wasConnected
+                let first = receiver.firstOwed(remembered: state.remembered)
                 guard !state.isCompleted else {
                     SignalsChecks.checkEnded(state)
-                    return Replay(isOwed: false, sequence: nil, replaced: nil, completion: completion)
+                    // Not connected; handed what the relay kept at its end, if anything, then
+                    // the end.
+                    SignalsChecks.connects(self, receiver, remembered: state.remembered)
+                    var owed = owe(into: single, from: state, first: first, prefix: isFirst, through: state.remembered)
+                    owed.completion = completion
+                    return owed
                 }
                 var old = state.list
                 if let list = old, list._withUnsafeGuaranteedRef({ $0.appendIfRoom(receiver) }) {
@@ -255,37 +355,124 @@ class Relay<Message: Sendable>: Receiver, @unchecked Sendable {
                     state.list = Unmanaged.passRetained(list)
                 }
                 SignalsChecks.checkList(state.list)
-                guard state.hasLast else { return Replay(isOwed: false, sequence: nil, replaced: old) }
-                owed.initialize(to: lastSlot.pointee)
-                return Replay(
-                    isOwed: true, sequence: state.lastSequence > 0 ? state.lastSequence : nil, replaced: old)
+                SignalsChecks.connects(self, receiver, remembered: state.remembered)
+                // A relay that revives first is owed its prefix now and the rest afterwards:
+                // what its revival sends reaches the receiver live.
+                let revives = claimRevival()
+                var owed = owe(
+                    into: single, from: state, first: first, prefix: isFirst, through: revives ? nil : state.remembered)
+                owed.replaced = old
+                if revives { owed.revivesFrom = state.remembered }
+                owed.first = first
+                return owed
             }
-            if let replaced = replay.replaced { Reclaimer.shared.retire(replaced.takeRetainedValue()) }
-            if let completion = replay.completion {
-                // Not connected: the stream is over. Pinned, as a replay is.
-                return DeliveryContext.pinned { receiver.receiveReplayCompletion(completion) }
+            if let replaced = owed.replaced { Reclaimer.shared.retire(replaced.takeRetainedValue()) }
+            hand(owed, single, to: receiver)
+            guard let mark = owed.revivesFrom else { return }
+            // Connected: what the revived modifier sends now reaches the receiver, in order.
+            reviveAfterConnect()
+            let later = state.withLock { state -> Owed in
+                guard !state.isCompleted else { return Owed() }
+                return owe(into: single, from: state, first: owed.first, prefix: false, through: mark)
             }
-            guard replay.isOwed else { return }
-            // Pinned: the replay may run work that sends on (a modifier whose chain was just
-            // extended, through messages that waited).
-            DeliveryContext.pinned {
-                receiver.receiveReplay(raw: UnsafeRawPointer(owed), sequence: replay.sequence)
-            }
-            owed.deinitialize(count: 1)
+            hand(later, single, to: receiver)
         }
     }
 
-    /// Disconnects `receiver`. It is released outside the lock: if that release is its last,
-    /// its `deinit` may disconnect what it holds, which takes other relays' locks.
-    func disconnect(_ receiver: AnyObject) {
+    /// Under the lock: copies what a receiver connecting now is owed, and says so. The one
+    /// rule (S13): of the messages remembered, the receiver is owed those numbered `first`
+    /// or later (it had the ones before), no later than `through` (`nil`: none; a revival
+    /// passes the number it started from, what came later reached the receiver live), and
+    /// among the last the relay keeps: one, or a ``ReplayRule``'s `depth`. With `prefix` (a
+    /// receiver's first connection), the rule's prefix before them.
+    ///
+    /// A lone message (the common relay) is copied into `single`; several, into a batch.
+    private func owe(
+        into single: UnsafeMutablePointer<Message>, from state: ObservableState, first: UInt64, prefix: Bool,
+        through last: UInt64?
+    ) -> Owed {
+        let kept = state.hasLast && (!state.isCompleted || state.keptAtEnd)
+        guard let rule = replayRule else {
+            guard kept, let last, state.remembered == last, last >= first else { return Owed() }
+            single.initialize(to: lastSlot.pointee)
+            SignalsChecks.owes(self, [last], first: first, through: last, depth: 1, kept: kept, state: state)
+            return Owed(isOwed: true, sequence: state.lastSequence > 0 ? state.lastSequence : nil, number: last)
+        }
+        let owesEntries = last != nil && kept && rule.keptCount > 0
+        guard owesEntries || (prefix && !rule.prefix.isEmpty) else {
+            SignalsChecks.owes(
+                self, [], first: first, through: last ?? 0, depth: rule.depth, kept: kept, state: state)
+            return Owed()
+        }
+        let batch = OwedMessages<Message>()
+        batch.messages.reserveCapacity((prefix ? rule.prefix.count : 0) + rule.keptCount)
+        if prefix { batch.messages.append(contentsOf: rule.prefix.lazy.map { ($0, nil, 0) }) }
+        if let last, kept {
+            // The last `depth`, and every message of an open burst.
+            let depth = UInt64(rule.depth)
+            let oldest = state.remembered >= depth ? state.remembered - depth + 1 : 1
+            let newest = state.inBurst ? min(oldest, state.burstStart + 1) : oldest
+            for entry in rule.entries(from: max(first, newest)) where entry.number <= last {
+                batch.messages.append((entry.message, entry.sequence, entry.number))
+            }
+        }
+        SignalsChecks.owes(
+            self, batch.messages.map(\.number).filter { $0 > 0 }, first: first, through: last ?? 0,
+            depth: rule.depth, kept: kept, state: state)
+        return batch.messages.isEmpty ? Owed() : Owed(batch: batch)
+    }
+
+    /// Outside the lock: hands `receiver` what `owe` copied (a lone message from `single`, or
+    /// a batch), in order, then the end if the relay had ended, in one pinned section; and
+    /// destroys the copy. Pinned: a replay may run work that sends on (a modifier whose chain
+    /// was just extended, through messages that waited).
+    private func hand(_ owed: Owed, _ single: UnsafeMutablePointer<Message>, to receiver: Receiver) {
+        guard owed.isOwed || owed.batch != nil || owed.completion != nil else { return }
+        DeliveryContext.pinned {
+            if owed.isOwed {
+                SignalsChecks.handsReplay(self, receiver, number: owed.number)
+                receiver.receiveReplay(raw: UnsafeRawPointer(single), sequence: owed.sequence)
+            }
+            if let batch = owed.batch {
+                // Made by `owe`, of this relay's message type.
+                for (message, sequence, number) in unsafeDowncast(batch, to: OwedMessages<Message>.self).messages {
+                    SignalsChecks.handsReplay(self, receiver, number: number)
+                    withUnsafePointer(to: message) {
+                        receiver.receiveReplay(raw: UnsafeRawPointer($0), sequence: sequence)
+                    }
+                }
+            }
+            if let completion = owed.completion { receiver.receiveReplayCompletion(completion) }
+        }
+        if owed.isOwed { single.deinitialize(count: 1) }
+        if owed.completion != nil { SignalsChecks.disconnects(self, receiver, remembered: nil) }
+    }
+
+    /// Under the lock, as a receiver connects: whether this relay must reconnect to what it
+    /// observes first (a modifier's core that let go of its upstream when its last chain was
+    /// removed claims that here). False for sources.
+    func claimRevival() -> Bool { false }
+
+    /// Reconnects this relay to what it observes, after a connect claimed it
+    /// (``claimRevival()``).
+    func reviveAfterConnect() {}
+
+    /// Disconnects `receiver`, and marks the messages it has had (``Receiver/seenThrough``).
+    /// It is released outside the lock: if that release is its last, its `deinit` may
+    /// disconnect what it holds, which takes other relays' locks.
+    func disconnect(_ receiver: Receiver) {
         let replaced = state.withLock { state -> Unmanaged<ReceiverList>? in
             guard let old = state.list else { return nil }
             if old._withUnsafeGuaranteedRef({ $0.holdsOnly(receiver) }) {
+                receiver.noteDisconnected(remembered: state.remembered)
+                SignalsChecks.disconnects(self, receiver, remembered: state.remembered)
                 state.list = nil
                 return old
             }
             var receivers = old.takeUnretainedValue().receivers
             guard let index = receivers.firstIndex(where: { $0 === receiver }) else { return nil }
+            receiver.noteDisconnected(remembered: state.remembered)
+            SignalsChecks.disconnects(self, receiver, remembered: state.remembered)
             receivers.remove(at: index)
             state.list =
                 receivers.isEmpty
@@ -315,18 +502,45 @@ struct ObservableState: @unchecked Sendable {
     @usableFromInline var lastSequence: UInt64 = 0
     /// Whether the stream ended: no message is remembered or delivered after it.
     @usableFromInline var isCompleted = false
+    /// How many messages were remembered: the number of the last one. A receiver that
+    /// disconnects notes it (``Receiver/seenThrough``), so that connecting again it is not
+    /// handed a message it had.
+    @usableFromInline var remembered: UInt64 = 0
+    /// Whether the relay ended while it kept its last message for later receivers (see
+    /// ``Relay/keepsLastAtEnd``).
+    @usableFromInline var keptAtEnd = false
+    /// Whether the relay has a ``ReplayRule``, whose history ``Relay/remember(_:sequence:in:)``
+    /// keeps: a flag beside the others, so that the common relay's send tests no reference.
+    @usableFromInline var hasRule = false
+    /// Whether a burst is open (see ``Relay/keepInHistory(_:sequence:in:)``), and how many
+    /// messages were remembered when it opened.
+    @usableFromInline var inBurst = false
+    @usableFromInline var burstStart: UInt64 = 0
 
     init() {}
 }
 
-/// Whether a connecting receiver is owed a replay, and its number.
-struct Replay {
-    var isOwed: Bool
+/// What a connecting receiver is owed, as a relay decided under its lock (see
+/// ``Relay/owe(into:from:first:prefix:through:)``).
+struct Owed {
+    /// Whether a lone message is owed (copied into the connect's temporary allocation).
+    var isOwed = false
+    /// Its source's number, if any.
     var sequence: UInt64?
+    /// Its number in the relay (``ObservableState/remembered``).
+    var number: UInt64 = 0
+    /// Several owed messages, in order: an `OwedMessages` of the relay's message type.
+    var batch: OwedBatch?
     /// The receivers list the connection replaced, to retire.
     var replaced: Unmanaged<ReceiverList>?
-    /// How the stream ended, if it did: the receiver was not connected and is handed this.
-    var completion: Completion<any Error>? = nil
+    /// How the stream ended, if it did: the receiver was not connected and is handed this,
+    /// after what it is owed.
+    var completion: Completion<any Error>?
+    /// Whether the relay reconnects to what it observes before handing the rest
+    /// (``Relay/claimRevival()``), and if so how many messages it had remembered then.
+    var revivesFrom: UInt64?
+    /// The first number the receiver is owed (see ``Receiver/firstOwed(remembered:)``).
+    var first: UInt64 = 0
 }
 
 /// Takes messages from a relay, by address: the relay knows the message type and so does
@@ -349,6 +563,33 @@ class Receiver: @unchecked Sendable {
     /// core made by an operator gets a closure compiled for its client's types, which runs
     /// the modifier's work at once in the common case (see ``ModifierCore/entry(_:)``).
     @usableFromInline final let entry: Entry
+
+    /// The number of the last message of the relay this receiver was disconnected from
+    /// (``ObservableState/remembered``), written under that relay's lock: connecting to it
+    /// again, it is owed only messages remembered later.
+    @exclusivity(unchecked) final var seenThrough: UInt64 = 0
+    /// Whether it was connected before: a receiver's first connection is also owed a
+    /// ``ReplayRule``'s prefix. Written under the relay's lock, with ``seenThrough``.
+    @exclusivity(unchecked) final var wasConnected = false
+    /// Whether, since it disconnected, a message reached it that it dropped (a modifier's
+    /// core that let go of its upstream, see ``ModifierCore/takesLateMessage()``): connecting
+    /// again, it is owed its relay's last message whatever it had. Set by the receiver before
+    /// it connects, on the connecting thread; cleared by the connect.
+    @exclusivity(unchecked) final var missedLast = false
+
+    /// Under the relay's lock, as it disconnects this receiver: notes what it had.
+    final func noteDisconnected(remembered: UInt64) {
+        seenThrough = remembered
+        wasConnected = true
+    }
+
+    /// Under the lock of the relay it connects to, which has remembered `remembered`
+    /// messages: the number of the first message it is owed (1 on a first connection).
+    final func firstOwed(remembered: UInt64) -> UInt64 {
+        guard wasConnected else { return 1 }
+        defer { missedLast = false }
+        return missedLast ? min(seenThrough + 1, max(remembered, 1)) : seenThrough + 1
+    }
 
     /// A receiver entered through `entry`. Not an optional parameter: an optional closure is
     /// stored in its most general form, and calling it after unwrapping goes through two

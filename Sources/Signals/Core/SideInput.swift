@@ -57,6 +57,9 @@ class SideInput: Receiver, @unchecked Sendable {
     private let heldBox = AtomicLazyReference<SideHeldBox>()
     /// The thread connecting (see the `@unchecked` note above).
     private var connectingThread: ConnectingThread?
+    /// Whether the connecting thread hands on what waited itself (the replay does not wait
+    /// for ``inlineQueue``); written and read as ``connectingThread`` is.
+    private var drainsHere = false
 
     /// The bits of ``phase``.
     enum Phase {
@@ -97,6 +100,7 @@ class SideInput: Receiver, @unchecked Sendable {
     /// Begins connecting (and attaching); false if the input was detached.
     final func beginConnecting() -> Bool {
         connectingThread = ConnectingThread()
+        drainsHere = !replaysOnQueue
         var current = phase.load(ordering: .acquiring)
         while current & Phase.detached == 0 {
             let (exchanged, original) = phase.compareExchange(
@@ -122,6 +126,7 @@ class SideInput: Receiver, @unchecked Sendable {
                 expected: current, desired: current & ~Phase.connecting, ordering: .acquiringAndReleasing)
             if exchanged {
                 SignalsChecks.checkNothingHeld { heldBox.load()?.state.withLock { $0.batch } }
+                SignalsChecks.connectingEnds(self)
                 return true
             }
             current = original
@@ -158,14 +163,23 @@ class SideInput: Receiver, @unchecked Sendable {
     /// Keeps what `add` puts in the held batch, if the input still connects; false if it
     /// does not (hand it on at once). `fromReplay`: the replay, which never counts as
     /// another thread's.
+    /// A sender the gate holds back waits here, outside the lock (``SenderGate``).
     final func hold(fromReplay: Bool = false, _ add: (HeldMessagesBase) -> Void, make: () -> HeldMessagesBase) -> Bool {
-        held.withLock { held in
-            guard beginHolding() else { return false }
-            let batch = held.batch ?? make()
-            held.batch = batch
-            if !fromReplay, connectingThread?.isCurrent == false { batch.isFromOtherThreads = true }
-            add(batch)
-            return true
+        holdAtGate {
+            held.withLock { held -> GateAttempt in
+                // `holding` is already set when the gate shuts: it held messages this connect.
+                guard beginHolding() else { return .notConnecting }
+                let fromOtherThread = !fromReplay && connectingThread?.isCurrent == false
+                let connecting = drainsHere ? connectingThread : nil
+                if let wait = held.gate.admit(fromOtherThread: fromOtherThread, connecting: connecting) {
+                    return .wait(wait)
+                }
+                let batch = held.batch ?? make()
+                held.batch = batch
+                add(batch)
+                SignalsChecks.holds(self)
+                return .held
+            }
         }
     }
 
@@ -188,28 +202,41 @@ class SideInput: Receiver, @unchecked Sendable {
     /// Hands on a batch of held messages, in order; overridden by ``TypedSideInput``.
     func receiveMessages(of batch: HeldMessagesBase) {}
 
-    /// Hands on what waited while connecting (the replay first, if it waited): at once if
-    /// nothing did, else as a modifier's core does (``HoldsWhileConnecting``).
-    final func finishConnecting(replayWaits: Bool) {
-        if !replayWaits, finishConnectingIfNothingWaits() { return }
-        receiveHeld(on: replayWaits ? inlineQueue : nil)
+    /// Connects to `relay` and hands on what waited meanwhile (the replay first, if it
+    /// waited): at once if nothing did, else as a modifier's core does
+    /// (``HoldsWhileConnecting``). Marked as draining from the connect on, as a core's
+    /// connect is: the replay's work never waits at a gate.
+    final func connect(to relay: Relay<some Sendable>) {
+        guard drainsHere else {
+            relay.connect(self)
+            return receiveHeld(on: inlineQueue)
+        }
+        DeliveryContext.draining {
+            relay.connect(self)
+            if !finishConnectingIfNothingWaits() { receiveHeld() }
+        }
     }
 }
 
 extension SideInput: HoldsWhileConnecting {
-    func takeHeld(mayTake: Bool) -> HeldTake<HeldMessagesBase> {
+    func takeHeld() -> HeldTake<HeldMessagesBase> {
+        // Nothing was held, so the gate never counted or shut.
         if finishConnectingIfNothingWaits() { return .finished }
         return held.withLock { held in
             guard let batch = held.batch else {
                 // Under the lock that holders take: none can be adding now.
                 phase.bitwiseAnd(~(Phase.connecting | Phase.holding), ordering: .acquiringAndReleasing)
+                held.gate.connectingEnds()
+                SignalsChecks.connectingEnds(self)
                 return .finished
             }
-            guard mayTake || !batch.isFromOtherThreads else { return .handOff }
+            held.gate.drains()
             held.batch = nil
             return .taken(batch)
         }
     }
+
+    func connectingFinished() {}
 
     func receiveTaken(_ batch: HeldMessagesBase) {
         receiveMessages(of: batch)
@@ -266,7 +293,8 @@ final class TypedSideInput<Message: Sendable>: SideInput, @unchecked Sendable {
                 // Made by `makeBatch()`, of this type.
                 let batch = unsafeDowncast(batch, to: HeldMessages<Message>.self)
                 if fromReplay {
-                    batch.messages.insert((copy, sequence), at: 0)
+                    batch.messages.insert((copy, sequence), at: batch.replayed)
+                    batch.replayed += 1
                 } else {
                     batch.messages.append((copy, sequence))
                 }
@@ -278,15 +306,16 @@ final class TypedSideInput<Message: Sendable>: SideInput, @unchecked Sendable {
     }
 
     override func receiveMessages(of batch: HeldMessagesBase) {
-        for (message, sequence) in unsafeDowncast(batch, to: HeldMessages<Message>.self).messages {
+        let messages = unsafeDowncast(batch, to: HeldMessages<Message>.self).messages
+        SignalsChecks.receivesHeld(self, count: messages.count)
+        for (message, sequence) in messages {
             withUnsafePointer(to: message) { receive(UnsafeRawPointer($0), sequence: sequence) }
         }
     }
 
     override func connectToSource() {
         guard beginConnecting(), let relay = source?.relay else { return }
-        relay.connect(self)
-        finishConnecting(replayWaits: replaysOnQueue)
+        connect(to: relay)
         let before = phase.bitwiseAnd(~Phase.attaching, ordering: .acquiringAndReleasing).oldValue
         guard before & Phase.detached != 0 else { return }
         // Detached meanwhile, maybe before the connect took the relay's lock: disconnect
@@ -313,6 +342,8 @@ struct SideHeld: @unchecked Sendable {
 
     /// What waits, if anything: a `HeldMessages` of the input's message type.
     var batch: HeldMessagesBase?
+    /// Holds back other threads' senders while the input connects.
+    var gate = SenderGate()
 }
 
 /// The lock of a ``SideInput``'s held messages, made the first time one must wait.

@@ -122,6 +122,8 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         @usableFromInline var outbox = Outbox<Output>()
         @usableFromInline var isDetached = false
         var timers: [UInt64: Connection] = [:]
+        /// The threads waiting for the carrier to leave (S15).
+        @usableFromInline var gate = SenderGate()
 
         init(rule: Rule) {
             self.rule = rule
@@ -257,8 +259,14 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         // out of an optional tuple instead, every effect and the array were copied.
         var batch: Outbox<Output>.Batch = (nil, [])
         var version: UInt64 = 0
+        // S15: set when the outbox is full and another thread carries it out.
+        var gate: DispatchSemaphore?
         let carries = guarded.withLock { guarded -> Bool in
             guard !guarded.outbox.hasEnded, !guarded.isDetached else { return false }
+            if guarded.outbox.count >= SenderGate.limit {
+                gate = waitForCarrier(&guarded)
+                if gate != nil { return false }
+            }
             body(&guarded.rule, &guarded.outbox)
             if guarded.outbox.hasTimerWork { replaced = startTimers(&guarded) }
             guard !guarded.outbox.isEmpty else { return false }
@@ -284,6 +292,29 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
             for timer in replaced { timer.disconnect() }
         }
         if carries { carryOut(batch, version: version) }
+        if let gate {
+            // The carrier left: step again (this thread may carry out now).
+            gate.wait()
+            step(body)
+        }
+    }
+
+    /// Under the lock, with `SenderGate.limit` effects in the outbox (S15): if another thread
+    /// carries them out and this one drains nothing, a semaphore to wait on until the carrier
+    /// leaves; the carrier is told to look under the lock before it leaves (the count in
+    /// `carrier` moves, so its lock-free exchange fails). `nil` if no carrier is left to wait
+    /// for: the step goes on.
+    @usableFromInline @inline(never)
+    final func waitForCarrier(_ guarded: inout Guarded) -> DispatchSemaphore? {
+        var state = carrier.load(ordering: .acquiring)
+        while state & 1 == 1 {
+            // Only the carrier changes the word outside the lock, by leaving.
+            let (exchanged, original) = carrier.compareExchange(
+                expected: state, desired: state &+ 2, ordering: .acquiringAndReleasing)
+            if exchanged { return guarded.gate.holdBack(backlog: guarded.outbox.count) }
+            state = original
+        }
+        return nil
     }
 
     /// Starts and cancels the timers the outbox asks for; returns those to disconnect after
@@ -322,22 +353,39 @@ class StreamCore<Input: Sendable, Output: Sendable, Rule>: ModifierCore<Input, O
         var version = version
         // S10: whether an end was carried out; nothing may follow it.
         var ended = false
-        while true {
-            if let first = batch.first.take() {
-                ended = carryOut(first, endedBefore: ended)
-                for effect in batch.rest { ended = carryOut(effect, endedBefore: ended) }
-            }
-            if carrier.compareExchange(expected: version, desired: version & ~1, ordering: .acquiringAndReleasing)
-                .exchanged
-            {
-                return
-            }
-            // A step left effects (and counted itself) under the lock: take them there.
-            (batch, version) = guarded.withLock { guarded in
-                let state = carrier.load(ordering: .acquiring)
-                SignalsChecks.checkCarryingOut(
-                    isCarryingOut: state & 1 == 1, endedBefore: ended, effects: guarded.outbox.count)
-                return (guarded.outbox.take(), state)
+        // S15: whether a step waits for this carrier to leave; it then leaves under the lock.
+        var isAwaited = false
+        // Marked as draining: a step this thread makes from its own sends never waits (S15).
+        DeliveryContext.carrying {
+            while true {
+                if let first = batch.first.take() {
+                    ended = carryOut(first, endedBefore: ended)
+                    for effect in batch.rest { ended = carryOut(effect, endedBefore: ended) }
+                }
+                if !isAwaited,
+                    carrier.compareExchange(expected: version, desired: version & ~1, ordering: .acquiringAndReleasing)
+                        .exchanged
+                {
+                    return
+                }
+                // A step left effects (and counted itself), or waits for this carrier to leave,
+                // under the lock: take the effects there, or leave and wake the waiters.
+                let next = guarded.withLock { guarded -> Outbox<Output>.Batch? in
+                    let state = carrier.load(ordering: .acquiring)
+                    SignalsChecks.checkCarryingOut(
+                        isCarryingOut: state & 1 == 1, endedBefore: ended, effects: guarded.outbox.count)
+                    if guarded.outbox.isEmpty, guarded.gate.hasWaiters {
+                        // Under the lock, where steps look at the word: the next one carries out.
+                        carrier.store(state & ~1, ordering: .releasing)
+                        guarded.gate.open()
+                        return nil
+                    }
+                    version = state
+                    isAwaited = guarded.gate.hasWaiters
+                    return guarded.outbox.take()
+                }
+                guard let next else { return }
+                batch = next
             }
         }
     }

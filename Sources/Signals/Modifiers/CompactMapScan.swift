@@ -45,6 +45,9 @@ public final class ScanModifier<Input: Sendable, Result: Sendable>: Modifier<Inp
 final class ScanCore<Input: Sendable, Result: Sendable>: ModifierCore<Input, Result>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: the result is behind `result`'s lock, and `next`
     // is a `@Sendable` closure.
+    /// Revives: its work is a closure and a value (see ``ModifierCore/revives``).
+    override var revives: Bool { true }
+
     /// The running result, and how many results were made: each is sent numbered, so that
     /// one computed later (it folds more messages in) is never overtaken by an older one.
     private let result: LockedState<(value: Result, count: UInt64)>

@@ -24,6 +24,10 @@ public final class DiscardModifier<Message: Sendable>: Modifier<Message, Message
 /// The work of a ``DiscardModifier``.
 final class DiscardCore<Message: Sendable>: ModifierCore<Message, Message>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: the counter is behind a lock.
+
+    /// Revives: its work is a closure and a value (see ``ModifierCore/revives``).
+    override var revives: Bool { true }
+
     private let remaining: LockedState<Int>
 
     init(upstream: MessageSource<Message>, count: Int) {
@@ -47,6 +51,10 @@ public final class DistinctModifier<Message: Sendable & Equatable>: Modifier<Mes
 /// The work of a ``DistinctModifier``.
 final class DistinctCore<Message: Sendable & Equatable>: ModifierCore<Message, Message>, @unchecked Sendable {
     // `@unchecked` as for `Relay`: the last message is behind a lock.
+
+    /// Revives: its work is a closure and a value (see ``ModifierCore/revives``).
+    override var revives: Bool { true }
+
     private let previous = LockedState<Message?>(nil)
 
     override func process(_ message: Message, sequence: UInt64?) {

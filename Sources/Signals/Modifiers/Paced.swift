@@ -41,6 +41,32 @@ extension MessageSource {
             core: PacedCore(upstream: self, rule: .throttle(latest: latest), pause: pause, scheduler: scheduler))
     }
 
+    /// Throttles on the edges chosen, in RxJS's terms (`throttleTime` with `leading` and
+    /// `trailing`): a message that comes while no pause is running starts one, and passes at
+    /// once if `leading`; if `trailing`, the latest message of a pause (or the one that
+    /// started it, if not `leading`) passes when the pause ends, and starts another.
+    ///
+    /// ```swift
+    /// edits.didSet.throttle(pause: .seconds(1), leading: false, trailing: true).then { save($0) }
+    ///     .append(to: observables)
+    /// ```
+    ///
+    /// `leading` alone is ``throttle(pause:scheduler:)``, both are
+    /// ``throttle(pause:latest:scheduler:)`` with `latest: true`, and `trailing` alone is
+    /// ReactiveCore's `PacingRule.trailingThrottle`. A message passed at the end of a pause is
+    /// sent from the modifier's executor (for a `noDispatch()` chain, from the scheduler's
+    /// thread).
+    ///
+    /// - Precondition: `pause` is not negative, and `leading` or `trailing` is true.
+    public func throttle(
+        pause: Duration, leading: Bool, trailing: Bool, scheduler: some Scheduler = DispatchScheduler(queue: .global())
+    ) -> PacedModifier<Message> {
+        precondition(pause >= .zero, "throttle(pause:leading:trailing:) needs a pause of zero or more, got \(pause)")
+        let rule = PacingRule.throttle(leading: leading, trailing: trailing)
+        return PacedModifier(
+            upstream: self, core: PacedCore(upstream: self, rule: rule, pause: pause, scheduler: scheduler))
+    }
+
     /// Passes on a message once `pause` has passed without another message; each message
     /// restarts the wait, and only the last one of a burst passes (trailing-edge debounce).
     ///
@@ -62,8 +88,9 @@ extension MessageSource {
 }
 
 /// Throttles or debounces messages on a scheduler; made by
-/// ``MessageSource/throttle(pause:scheduler:)``, ``MessageSource/throttle(pause:latest:scheduler:)``
-/// and ``MessageSource/debounce(pause:scheduler:)``.
+/// ``MessageSource/throttle(pause:scheduler:)``, ``MessageSource/throttle(pause:latest:scheduler:)``,
+/// ``MessageSource/throttle(pause:leading:trailing:scheduler:)`` and
+/// ``MessageSource/debounce(pause:scheduler:)``.
 ///
 /// The rule is ReactiveCore's `PacingStateMachine`, kept under a lock with the running timer:
 /// messages may come from any thread, and timers fire on the scheduler's.

@@ -18,9 +18,16 @@ extension MessageSource {
         prefix(count)
     }
 
-    /// The messages while `predicate` holds; the first that fails it ends the chain, unsent.
-    public func prefix(while predicate: @escaping @Sendable (Message) -> Bool) -> StreamModifier<Message, Message> {
-        limited(.prefixWhile(predicate))
+    /// The messages while `predicate` holds; the first that fails it ends the chain, unsent,
+    /// or, if `inclusive` is true, passed before the end (RxJS's `takeWhile(predicate, true)`).
+    ///
+    /// ```swift
+    /// progress.didSet.prefix(while: { $0 < 100 }, inclusive: true).then { show($0) }.append(to: observables)
+    /// ```
+    public func prefix(
+        while predicate: @escaping @Sendable (Message) -> Bool, inclusive: Bool = false
+    ) -> StreamModifier<Message, Message> {
+        limited(.prefixWhile(predicate, inclusive: inclusive))
     }
 
     /// The messages until `trigger` sends, then the end.

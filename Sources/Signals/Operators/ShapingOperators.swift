@@ -47,7 +47,32 @@ extension MessageSource {
                 switch event {
                 case .value(let message): if let batch = machine.receive(message) { outbox.send(batch) }
                 case .completion(let completion):
-                    if case .finished = completion, let rest = machine.finish() { outbox.send(rest) }
+                    if case .finished = completion { for rest in machine.finish() { outbox.send(rest) } }
+                    outbox.end(completion)
+                }
+            })
+    }
+
+    /// The messages in arrays of `count`, a new array starting with every `every`-th message
+    /// (RxJS's `bufferCount(count, every)`): with `every` below `count` the arrays overlap, a
+    /// sliding window; with `every` above it, the messages between arrays are in none. When
+    /// the stream finishes, the arrays still open are sent, oldest first, then the end; a
+    /// failure or an interruption drops them.
+    ///
+    /// ```swift
+    /// samples.fired.collect(count: 3, every: 1).then { window in plot(window) }.append(to: observables)
+    /// ```
+    ///
+    /// - Precondition: `count` and `every` are positive.
+    public func collect(count: Int, every: Int) -> StreamModifier<Message, [Message]> {
+        StreamModifier(
+            upstream: self,
+            core: RuleCore.make(upstream: self, rule: CollectStateMachine<Message>(count: count, every: every)) {
+                machine, event, outbox in
+                switch event {
+                case .value(let message): if let batch = machine.receive(message) { outbox.send(batch) }
+                case .completion(let completion):
+                    if case .finished = completion { for rest in machine.finish() { outbox.send(rest) } }
                     outbox.end(completion)
                 }
             })

@@ -33,9 +33,67 @@ extension MessageSource {
         _ interval: Duration, scheduler: some Scheduler = DispatchScheduler(queue: .global()),
         customError: (@Sendable () -> any Error)? = nil
     ) -> StreamModifier<Message, Message> {
+        timedOut(interval, rule: .each, scheduler: scheduler, expiry: .end(customError))
+    }
+
+    /// The messages; if the first does not come within `interval` of connecting, the chain
+    /// ends, finished, or failed with `customError()` if given. Once a message came (a
+    /// replayed one counts), it never times out (RxJS's `timeout({ first })`).
+    ///
+    /// ```swift
+    /// answer.fired.timeout(first: .seconds(5), scheduler: scheduler).then { show($0) }.append(to: observables)
+    /// ```
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        first interval: Duration, scheduler: some Scheduler = DispatchScheduler(queue: .global()),
+        customError: (@Sendable () -> any Error)? = nil
+    ) -> StreamModifier<Message, Message> {
+        timedOut(interval, rule: .first, scheduler: scheduler, expiry: .end(customError))
+    }
+
+    /// The messages, until `interval` passes without one; then this source is let go of and
+    /// `fallback`'s messages follow, its end included (RxSwift's `timeout(_:other:scheduler:)`,
+    /// RxJS's `timeout({ each, with })`).
+    ///
+    /// ```swift
+    /// live.fired.timeout(.seconds(10), scheduler: scheduler, switchingTo: cached.fired)
+    ///     .then { show($0) }.append(to: observables)
+    /// ```
+    ///
+    /// `fallback` is connected when the time runs out, in the operator's turn, its last
+    /// message (if any) replayed then; a message of this source that was already on its way
+    /// is dropped.
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        _ interval: Duration, scheduler: some Scheduler = DispatchScheduler(queue: .global()),
+        switchingTo fallback: MessageSource<Message>
+    ) -> StreamModifier<Message, Message> {
+        timedOut(interval, rule: .each, scheduler: scheduler, expiry: .switchTo(fallback))
+    }
+
+    /// The messages; if the first does not come within `interval` of connecting, this
+    /// source is let go of and `fallback`'s messages follow instead (RxJS's
+    /// `timeout({ first, with })`).
+    ///
+    /// - Precondition: `interval` is positive.
+    public func timeout(
+        first interval: Duration, scheduler: some Scheduler = DispatchScheduler(queue: .global()),
+        switchingTo fallback: MessageSource<Message>
+    ) -> StreamModifier<Message, Message> {
+        timedOut(interval, rule: .first, scheduler: scheduler, expiry: .switchTo(fallback))
+    }
+
+    private func timedOut(
+        _ interval: Duration, rule: TimeoutStateMachine.Rule, scheduler: some Scheduler,
+        expiry: TimeoutCore<Message>.Expiry
+    ) -> StreamModifier<Message, Message> {
         StreamModifier(
             upstream: self,
-            core: TimeoutCore(upstream: self, interval: interval, scheduler: scheduler, customError: customError))
+            core: TimeoutCore(
+                upstream: self, machine: TimeoutStateMachine(interval: interval, rule: rule), scheduler: scheduler,
+                expiry: expiry))
     }
 
     /// The messages in arrays, one per window of `window` that starts with its first message,
@@ -96,19 +154,40 @@ final class DelayCore<Message: Sendable>: StreamCore<Message, Message, UInt64>, 
     }
 }
 
-/// The work of ``MessageSource/timeout(_:scheduler:customError:)``.
-final class TimeoutCore<Message: Sendable>: StreamCore<Message, Message, TimeoutStateMachine>, @unchecked Sendable {
-    // `@unchecked` as for `Relay`: the machine is behind the core's lock.
+/// The work of ``MessageSource/timeout(_:scheduler:customError:)`` and its relatives.
+///
+/// With a fallback, timing out lets go of the upstream (``ModifierCore/disconnectUpstream()``)
+/// and connects the fallback as input 1: from then on the rule is `switched`, messages and
+/// the end of the upstream still on their way are dropped, and the fallback's pass.
+final class TimeoutCore<Message: Sendable>: StreamCore<Message, Message, TimeoutCore<Message>.Rule>,
+    @unchecked Sendable
+{
+    // `@unchecked` as for `Relay`: the rule is behind the core's lock; the other stored
+    // properties are `let`s of `Sendable` types.
+
+    /// What timing out does.
+    enum Expiry: Sendable {
+        /// End the chain: finished, or failed with the error made.
+        case end((@Sendable () -> any Error)?)
+        /// Let go of the upstream and pass the fallback's messages and end.
+        case switchTo(MessageSource<Message>)
+    }
+
+    /// The machine, and whether the fallback took over.
+    struct Rule {
+        var machine: TimeoutStateMachine
+        var switched = false
+    }
+
     private let scheduler: any Scheduler
-    private let customError: (@Sendable () -> any Error)?
+    private let expiry: Expiry
 
     init(
-        upstream: MessageSource<Message>, interval: Duration, scheduler: some Scheduler,
-        customError: (@Sendable () -> any Error)?
+        upstream: MessageSource<Message>, machine: TimeoutStateMachine, scheduler: some Scheduler, expiry: Expiry
     ) {
         self.scheduler = scheduler
-        self.customError = customError
-        super.init(upstream: upstream, rule: TimeoutStateMachine(interval: interval))
+        self.expiry = expiry
+        super.init(upstream: upstream, rule: Rule(machine: machine))
     }
 
     override func startTimer(at deadline: SchedulerInstant, _ work: @escaping @Sendable () -> Void) -> Connection {
@@ -117,33 +196,59 @@ final class TimeoutCore<Message: Sendable>: StreamCore<Message, Message, Timeout
 
     override func attach() {
         let now = scheduler.now
-        step { machine, outbox in watch(machine.start(at: now), &outbox) }
+        step { rule, outbox in watch(rule.machine.start(at: now), &outbox) }
         super.attach()
     }
 
-    override func handle(
-        _ machine: inout TimeoutStateMachine, _ event: StreamEvent<Message, any Error>, _ outbox: inout Outbox<Message>
-    ) {
+    override func handle(_ rule: inout Rule, _ event: StreamEvent<Message, any Error>, _ outbox: inout Outbox<Message>)
+    {
+        // Once timed out, what the upstream still sends is dropped: its end too, if the
+        // fallback took over.
+        guard !rule.switched else { return }
         switch event {
         case .value(let message):
-            if let timer = machine.receive(at: scheduler.now) { watch(timer, &outbox) }
-            if !machine.isFinished { outbox.send(message) }
+            if let timer = rule.machine.receive(at: scheduler.now) {
+                watch(timer, &outbox)
+            } else if !rule.machine.isWatching {
+                outbox.cancelTimer()
+            }
+            if !rule.machine.isFinished { outbox.send(message) }
         case .completion(let completion):
-            machine.finish()
+            rule.machine.finish()
+            outbox.cancelTimer()
             outbox.end(completion)
         }
     }
 
     private func watch(_ timer: StreamTimer, _ outbox: inout Outbox<Message>) {
         outbox.schedule(at: timer.deadline) { [self] in
-            step { machine, outbox in
-                guard machine.timerFired(timer) else { return }
-                // The error is made outside the lock, in its turn.
-                if let customError {
-                    outbox.run { [self] in finish(.failed(customError())) }
-                } else {
-                    outbox.end()
+            step { rule, outbox in
+                guard rule.machine.timerFired(timer) else { return }
+                switch expiry {
+                case .end(let customError):
+                    // The error is made outside the lock, in its turn.
+                    if let customError {
+                        outbox.run { [self] in finish(.failed(customError())) }
+                    } else {
+                        outbox.end()
+                    }
+                case .switchTo(let fallback):
+                    rule.switched = true
+                    outbox.run { [self] in
+                        disconnectUpstream()
+                        connectSide(fallback, key: 1, entry: Self.fallbackEntry)
+                    }
                 }
+            }
+        }
+    }
+
+    /// The entry of the fallback's input: its messages and its end pass.
+    private static var fallbackEntry: SideEntry {
+        sideEntry(of: Message.self) { _, _, _, event, outbox in
+            switch event {
+            case .value(let message): outbox.send(message)
+            case .completion(let completion): outbox.end(completion)
             }
         }
     }

@@ -8,6 +8,7 @@
 /// | ``leadingThrottle`` | `a` at 0, `d` at 6 |
 /// | ``throttle(latest:)`` with `true` | `a` at 0, `c` at 3, `d` at 6, `e` at 9 |
 /// | ``throttle(latest:)`` with `false` | `a` at 0, `b` at 3, `d` at 6, `e` at 9 |
+/// | ``trailingThrottle`` | `c` at 3, `e` at 9 |
 /// | ``debounce`` | `c` at 5, `e` at 11 |
 public enum PacingRule: Hashable, Sendable {
     /// A leading-edge throttle: a value that arrives while no pause is running passes at once
@@ -21,9 +22,37 @@ public enum PacingRule: Hashable, Sendable {
     /// So two values passed are always at least a pause apart, and the last value of a burst
     /// always passes (with `latest: true`).
     case throttle(latest: Bool)
+    /// A trailing-edge throttle: a value that arrives while no pause is running is held and
+    /// starts a pause; a value that arrives during the pause replaces the held one; when the
+    /// pause ends, the held value passes and starts another pause. A pause in which nothing
+    /// arrived ends the throttling. (RxJS's `throttleTime` with `leading: false` and
+    /// `trailing: true`.)
+    ///
+    /// So nothing passes at the moment it arrives (with a pause of zero, everything does),
+    /// two values passed are at least a pause apart, and the last value of a burst passes.
+    case trailingThrottle
     /// A trailing-edge debounce: a value passes once a whole pause has gone by without another
     /// value; each value restarts the wait, so only the last value of a burst passes.
     case debounce
+}
+
+extension PacingRule {
+    /// The throttle that passes values on the edges chosen, in RxJS's terms (`throttle` and
+    /// `throttleTime` with `leading` and `trailing`): ``leadingThrottle`` for the leading edge
+    /// alone, ``throttle(latest:)`` with `latest: true` for both, ``trailingThrottle`` for
+    /// the trailing edge alone.
+    ///
+    /// - Precondition: `leading` or `trailing` is true (a throttle on neither edge would pass
+    ///   nothing).
+    public static func throttle(leading: Bool, trailing: Bool) -> PacingRule {
+        switch (leading, trailing) {
+        case (true, false): .leadingThrottle
+        case (true, true): .throttle(latest: true)
+        case (false, true): .trailingThrottle
+        case (false, false):
+            preconditionFailure("a throttle needs its leading or its trailing edge, or both; got neither")
+        }
+    }
 }
 
 /// A timer a pacer asks its storage to start: when the scheduler reaches `deadline`, call
@@ -152,6 +181,15 @@ public struct PacingStateMachine<Value> {
                 state = .pausing(end: timer.deadline, held: nil)
                 return .pass(value, startTimer: timer)
             }
+        case .trailingThrottle:
+            if pause == .zero { return .pass(value, startTimer: nil) }
+            if case .pausing(let end, _) = state {
+                state = .pausing(end: end, held: value)
+                return .hold
+            }
+            let timer = nextTimer(at: now + pause)
+            state = .pausing(end: timer.deadline, held: value)
+            return .startTimer(timer)
         case .debounce:
             let deadline = now + pause
             if case .waiting(_, _, let timerDeadline) = state {
@@ -235,7 +273,7 @@ extension PacingStateMachine {
                 break
             case (.leadingThrottle, .pausing(_, let held)):
                 reactiveCoreCheck(held == nil, "P5", "a leading-edge throttle holds a value")
-            case (.throttle, .pausing):
+            case (.throttle, .pausing), (.trailingThrottle, .pausing):
                 break
             case (.debounce, .waiting(_, let deadline, let timerDeadline)):
                 reactiveCoreCheck(
