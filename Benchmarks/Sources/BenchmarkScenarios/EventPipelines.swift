@@ -11,6 +11,9 @@ enum EventPipelineCases {
     static let expectedSum = 250_500
     static let subscriptions = 10_000
     static let fanOut = 1_000
+    /// Chains connected to a replay of the last three, each handed them, sent one message
+    /// and removed, per iteration.
+    static let replayRounds = 1_000
 
     static var all: [BenchmarkCase] {
         let pipeline = "pipeline/map-filter-sink"
@@ -19,6 +22,8 @@ enum EventPipelineCases {
         let churnText = "10,000 subscriptions made and torn down"
         let fan = "pipeline/fan-out"
         let fanText = "one send to 1,000 sinks"
+        let replay = "pipeline/replay-3"
+        let replayText = "1,000 chains connected to a replay of the last three, each sent one message, then removed"
         return [
             BenchmarkCase(pipeline, "Glue", iteration: pipelineText, events: sends) { GluePipeline() },
             BenchmarkCase(pipeline, "Signals", iteration: pipelineText, events: sends) { SignalsPipeline() },
@@ -32,6 +37,9 @@ enum EventPipelineCases {
             BenchmarkCase(fan, "Signals", iteration: fanText, events: fanOut) { SignalsFanOut() },
             BenchmarkCase(fan, "OpenCombine", iteration: fanText, events: fanOut) { CombineFanOut() },
             BenchmarkCase(fan, "Baseline", iteration: fanText, events: fanOut) { BaselineFanOut() },
+            BenchmarkCase(replay, "Signals", iteration: replayText, events: replayRounds) { SignalsReplay() },
+            BenchmarkCase(replay, "OpenCombine", iteration: replayText, events: replayRounds) { CombineReplay() },
+            BenchmarkCase(replay, "Baseline", iteration: replayText, events: replayRounds) { BaselineReplay() },
         ]
     }
 }
@@ -265,5 +273,97 @@ final class BaselineFanOut: ScenarioRunner {
         total.value = 0
         for sink in sinks { sink(1) }
         try check(total.value == EventPipelineCases.fanOut, "baseline fan-out reached \(total.value)")
+    }
+}
+
+// MARK: replay of the last three
+
+/// Each round hands a new chain the last three messages (1 each) and one new message: four.
+private let replayExpected = 4 * EventPipelineCases.replayRounds
+
+final class SignalsReplay: ScenarioRunner {
+    let signal = Signals.Signal<Int>()
+    let total = Total()
+    let kept = ObservableCollection()
+    let chains = ObservableCollection()
+    let recent: ReplayModifier<Int>
+
+    init() {
+        recent = signal.fired.noDispatch().replay(3)
+        recent.append(to: kept)
+        for _ in 0..<3 { signal.fire(with: 1) }
+    }
+
+    func iterate() throws {
+        let total = total
+        total.value = 0
+        for _ in 0..<EventPipelineCases.replayRounds {
+            recent.then { total.value &+= $0 }.append(to: chains)
+            signal.fire(with: 1)
+            chains.removeAll()
+        }
+        try check(total.value == replayExpected, "Signals replay delivered \(total.value), expected \(replayExpected)")
+    }
+}
+
+/// OpenCombine has no replay: its users keep the last three from a sink and `prepend` them to
+/// the subject for each new subscriber (CombineExt's `share(replay:)` does the same).
+final class CombineReplay: ScenarioRunner {
+    final class Recent: @unchecked Sendable {
+        // One thread, as for `Total`.
+        var values: [Int] = []
+    }
+
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Total()
+    let recent = Recent()
+    var keeping: AnyCancellable?
+
+    init() {
+        let recent = recent
+        keeping = subject.sink { value in
+            recent.values.append(value)
+            if recent.values.count > 3 { recent.values.removeFirst() }
+        }
+        for _ in 0..<3 { subject.send(1) }
+    }
+
+    func iterate() throws {
+        let total = total
+        total.value = 0
+        for _ in 0..<EventPipelineCases.replayRounds {
+            let cancellable = subject.prepend(recent.values).sink { total.value &+= $0 }
+            subject.send(1)
+            cancellable.cancel()
+        }
+        try check(total.value == replayExpected, "OpenCombine replay delivered \(total.value)")
+    }
+
+    func finish() throws { keeping?.cancel() }
+}
+
+/// The limit: a ring of the last three and a dictionary of closures.
+final class BaselineReplay: ScenarioRunner {
+    let total = Total()
+    var recent = [1, 1, 1]
+    var next = 0
+    var sinks: [Int: (Int) -> Void] = [:]
+    var nextToken = 0
+
+    func iterate() throws {
+        let total = total
+        total.value = 0
+        for _ in 0..<EventPipelineCases.replayRounds {
+            let token = nextToken
+            nextToken += 1
+            let sink: (Int) -> Void = { total.value &+= $0 }
+            for offset in 0..<3 { sink(recent[(next + offset) % 3]) }
+            sinks[token] = sink
+            recent[next] = 1
+            next = (next + 1) % 3
+            for sink in sinks.values { sink(1) }
+            sinks[token] = nil
+        }
+        try check(total.value == replayExpected, "baseline replay delivered \(total.value)")
     }
 }

@@ -235,3 +235,171 @@ final class ResinPersisted: ScenarioRunner {
         try? FileManager.default.removeItem(at: file)
     }
 }
+
+/// How a change of one element scales with the collection: `Store.forEach` over 100 and
+/// 100,000 elements, each with its own routed reducer, and a persisted state of 100 and 100,000
+/// entries. One iteration: 100 dispatches, each changing one element (a different one each
+/// time, spread over the collection). The persisted cases never write during the iterations
+/// (a debounce of an hour): they measure what a change costs, not the write.
+///
+/// Not in ``Catalog/all(collectionSizes:)``: package-benchmark's runner crashed in two of
+/// three runs with the 100,000-element cases (its Swift 6.3 runtime-hook crash), so
+/// `report --scale-json` times them itself (see `Scale.swift` in the report).
+public enum ResinScaleCases {
+    /// The collection sizes compared.
+    public static let sizes = [100, 100_000]
+
+    /// The cases, at each of ``sizes``.
+    public static var all: [BenchmarkCase] {
+        sizes.flatMap { size in
+            [
+                BenchmarkCase(
+                    "resin/forEach-\(size)", "Resin", iteration: "100 dispatches, each changing 1 of \(size) elements",
+                    events: ResinCases.dispatches
+                ) { ResinForEachScale(size) },
+                BenchmarkCase(
+                    "resin/persisted-\(size)", "Resin",
+                    iteration: "100 dispatches, each changing 1 of \(size) persisted entries",
+                    events: ResinCases.dispatches
+                ) { ResinPersistedScale(size) },
+                BenchmarkCase(
+                    "resin/forEachSame-\(size)", "Resin",
+                    iteration: "100 dispatches, each changing the same 1 of \(size) elements",
+                    events: ResinCases.dispatches
+                ) { ResinForEachScale(size, spread: false) },
+                BenchmarkCase(
+                    "resin/plainObjects-\(size)", "Baseline",
+                    iteration: "100 changes, each of 1 of \(size) objects found by id in a dictionary",
+                    events: ResinCases.dispatches
+                ) { PlainObjectsScale(size) },
+            ]
+        }
+    }
+
+    /// The element the `index`th change picks: a stride prime to the size, so the changes
+    /// spread over the whole collection.
+    static func element(_ index: Int, of size: Int) -> Int { (index &* 7_919) % size }
+}
+
+struct ScaleRow: Identifiable, Equatable {
+    let id: Int
+    var count = 0
+}
+
+struct ScaleRows: Equatable {
+    var rows: [ScaleRow]
+}
+
+struct BumpScaleRow: RoutedAction {
+    var id: Int
+    var route: Int { id }
+}
+
+final class ResinForEachScale: ScenarioRunner {
+    let store: Store<ScaleRows>
+    let rows: Connection
+    /// Whether the changes spread over the collection (else they all change its middle one).
+    let spread: Bool
+    var changes = 0
+
+    init(_ size: Int, spread: Bool = true) {
+        self.spread = spread
+        store = Store(initialState: ScaleRows(rows: (0..<size).map { ScaleRow(id: $0) }), scheduler: TestScheduler())
+        rows = store.forEach(\.rows) { id, row in
+            row.register(Reducer<ScaleRow?, BumpScaleRow>(route: id) { row, _ in row?.count += 1 })
+        }
+    }
+
+    func iterate() throws {
+        let size = store.state.value.rows.count
+        for _ in 0..<ResinCases.dispatches {
+            store.dispatch(BumpScaleRow(id: spread ? ResinScaleCases.element(changes, of: size) : size / 2))
+            changes += 1
+        }
+    }
+
+    func finish() throws {
+        let total = store.state.value.rows.reduce(0) { $0 + $1.count }
+        try check(total == changes, "Resin forEach: the rows counted \(total) changes, expected \(changes)")
+        rows.disconnect()
+    }
+}
+
+struct ScaleEntries: Equatable, Codable, Sendable {
+    var values: [Int]
+}
+
+struct ScaleState: Equatable {
+    var entries: ScaleEntries
+}
+
+struct BumpEntry: Action {
+    var index: Int
+}
+
+final class ResinPersistedScale: ScenarioRunner {
+    let store: Store<ScaleState>
+    let scheduler = TestScheduler()
+    let persistence: Persistence<ScaleEntries>
+    let registration: Connection
+    var changes = 0
+
+    init(_ size: Int) {
+        var dependencies = Dependencies()
+        dependencies.persistenceStorage = .inMemory()
+        store = Store(
+            initialState: ScaleState(entries: ScaleEntries(values: Array(repeating: 0, count: size))),
+            scheduler: scheduler, dependencies: dependencies)
+        registration = store.register(
+            Reducer<ScaleState, BumpEntry> { state, bump in state.entries.values[bump.index] += 1 })
+        persistence = store.focus(\.entries).persist(
+            .inMemory("scale-\(UUID().uuidString)"), debounce: .seconds(3_600), maximumDelay: .seconds(3_600),
+            pollInterval: nil)
+    }
+
+    func iterate() throws {
+        let size = store.state.value.entries.values.count
+        for _ in 0..<ResinCases.dispatches {
+            store.dispatch(BumpEntry(index: ResinScaleCases.element(changes, of: size)))
+            changes += 1
+        }
+        try check(persistence.hasPendingChanges, "Resin persisted scale: the changes wait to be written")
+    }
+
+    func finish() throws {
+        let total = store.state.value.entries.values.reduce(0, +)
+        try check(total == changes, "Resin persisted scale: the entries sum to \(total), expected \(changes)")
+        persistence.disconnect()
+        registration.disconnect()
+    }
+}
+
+/// The memory floor under the spread changes: a plain dictionary of objects, one found by id
+/// and changed per event, over the same spread of ids. At 100,000 objects the ones a change
+/// touches are seldom in the cache, as `forEach`'s foci are not.
+final class PlainObjectsScale: ScenarioRunner {
+    final class Row {
+        var count = 0
+    }
+
+    var rows: [Int: Row]
+    let size: Int
+    var changes = 0
+
+    init(_ size: Int) {
+        self.size = size
+        rows = Dictionary(uniqueKeysWithValues: (0..<size).map { ($0, Row()) })
+    }
+
+    func iterate() throws {
+        for _ in 0..<ResinCases.dispatches {
+            rows[ResinScaleCases.element(changes, of: size)]!.count += 1
+            changes += 1
+        }
+    }
+
+    func finish() throws {
+        let total = rows.values.reduce(0) { $0 + $1.count }
+        try check(total == changes, "plain objects: the rows counted \(total) changes, expected \(changes)")
+    }
+}

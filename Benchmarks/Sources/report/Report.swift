@@ -97,6 +97,7 @@ struct Ratio {
 func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCase: Bool = false) throws {
     let results = try loadMeasurements(passes: exportDirectories)
     let phases = try loadPhaseComparisons(passes: exportDirectories)
+    let scale = try loadScaleMeasurements(passes: exportDirectories)
     let cases = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000])
     if requireEveryCase {
         let missing = cases.map(\.name).filter { results[$0] == nil }
@@ -158,8 +159,10 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
     let signalsTargets: [String: Double] = [
         "pipeline/map-filter-sink": 1.0 / 3, "pipeline/subscribe-unsubscribe": 1, "pipeline/fan-out": 0.5,
     ]
-    for scenario in ["pipeline/map-filter-sink", "pipeline/subscribe-unsubscribe", "pipeline/fan-out"] {
-        let events = Double(byName["\(scenario)/Glue"]?.eventsPerIteration ?? 1)
+    for scenario in [
+        "pipeline/map-filter-sink", "pipeline/subscribe-unsubscribe", "pipeline/fan-out", "pipeline/replay-3",
+    ] {
+        let events = Double(byName["\(scenario)/Signals"]?.eventsPerIteration ?? 1)
         func cell(_ implementation: String) -> String {
             guard let ns = perEvent(scenario, implementation), let measured = result(scenario, implementation) else {
                 return "–"
@@ -605,10 +608,46 @@ func writeReport(exportDirectories: [URL], outputDirectory: URL, requireEveryCas
         )
     }
     line()
+    if !scale.isEmpty {
+        line(
+            "Microseconds per change of one element as the collection grows: `Store.forEach` with a routed reducer per element, and a persisted state (changes only; its write is not in the figure). 100 dispatches per iteration, each changing a different element. Timed by `report --scale-json` after each pass (median of 31 iterations; the lowest of the passes), not by package-benchmark, whose runner crashed with the 100,000-element cases. The changes spread over the collection (a stride prime to its size); the same element each time shows the work, and the baseline what reaching one of 100,000 objects costs this machine's memory."
+        )
+        line()
+        line("| collection | 100 | 100,000 | 100,000 / 100 |")
+        line("| --- | ---: | ---: | ---: |")
+        for (group, label, target) in [
+            (
+                "forEach", "`Store.forEach`, a routed reducer per element",
+                "a change of one element in a 100,000-element `forEach`"
+            ),
+            (
+                "persisted", "a persisted state (`persist`, in memory)",
+                "a change of one entry of a persisted 100,000-entry state"
+            ),
+            (
+                "forEachSame", "`Store.forEach`, the same element each time", nil
+            ),
+            (
+                "plainObjects", "baseline: a dictionary of objects, one found by id and changed", nil
+            ),
+        ] as [(String, String, String?)] {
+            let small = scale["resin/\(group)-100"]?.nanosecondsPerEvent
+            let large = scale["resin/\(group)-100000"]?.nanosecondsPerEvent
+            let growth = ratio(large, small)
+            line(
+                "| \(label) | \(small.map { format($0 / 1_000) } ?? "–") | \(large.map { format($0 / 1_000) } ?? "–") | \(formatRatio(growth)) |"
+            )
+            if let target {
+                targets.append(
+                    ("Resin: \(target) ≤ 1.5× one in a 100-element one", formatRatio(growth), growth.map { $0 <= 1.5 }))
+            }
+        }
+        line()
+    }
 
     // MARK: Targets
     var summary =
-        "## Targets (issues 10, 16, 18, 20, 39, 40, 42)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
+        "## Targets (issues 10, 16, 18, 20, 39, 40, 42, 62)\n\n| target | measured | met |\n| --- | --- | :---: |\n"
     for (target, measured, met) in targets {
         summary += "| \(target) | \(measured) | \(met.map { $0 ? "yes" : "**no**" } ?? "–") |\n"
     }

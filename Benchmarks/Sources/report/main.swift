@@ -20,6 +20,9 @@ func usage() -> Never {
                report --phases-json FILE [--quick]
                                             the same at 1000, 2500 and 5000 layers, written as JSON
                                             (a full run writes one phases.json per pass)
+               report --scale-json FILE [--quick]
+                                            time Resin's scale cases (100 and 100,000 elements),
+                                            written as JSON (one scale.json per pass)
                report --write EXPORT_DIR... [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
                                             current folder) from package-benchmark's influx exports, one
@@ -73,12 +76,21 @@ case "--phases-json":
         print("report: \(error)")
         exit(1)
     }
+case "--scale-json":
+    // `report --scale-json FILE [--quick]`: Resin's scale cases, timed here; `--write` reads
+    // the `scale.json` of each export directory.
+    guard arguments.count >= 2 else { usage() }
+    do {
+        try writeScaleMeasurements(to: URL(filePath: arguments[1]), quick: arguments.contains("--quick"))
+    } catch {
+        print("report: \(error)")
+        exit(1)
+    }
 case "--profile":
     // `report --profile NAME [ITERATIONS]`: one case, for valgrind --tool=callgrind.
     guard arguments.count >= 2,
-        let benchmarkCase = Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000]).first(where: {
-            $0.name == arguments[1]
-        })
+        let benchmarkCase = (Catalog.all(collectionSizes: [10_000, 100_000, 1_000_000]) + ResinScaleCases.all)
+            .first(where: { $0.name == arguments[1] })
     else { usage() }
     let iterations = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
     do {

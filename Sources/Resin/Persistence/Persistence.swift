@@ -173,8 +173,12 @@ public final class Persistence<Value: Equatable & Sendable> {
     public let location: PersistenceLocation
     private let storage: PersistenceStorage
     private let coder: PersistenceCoder<Value>
-    private weak var engine: Engine?
-    private let store: Store<Value>
+    /// Reads and writes the persisted part. The persistence holds the focus, not its store
+    /// object: a store object holds the focus's state input, whose value would share the
+    /// part's storage, so that every change of the part copied it (see ``FocusAccess``).
+    private let access: FocusAccess<Value>
+    /// The store's engine, kept while the persistence lives, as its store object kept it.
+    private let engine: Engine
     private let scheduler: any Scheduler
     private let pause: Duration
     private let maximumDelay: Duration
@@ -189,9 +193,10 @@ public final class Persistence<Value: Equatable & Sendable> {
     private var seen: Data?
     /// The location's stamp when `seen` was taken, or `nil` when it must be read to know.
     private var seenStamp: StorageStamp?
-    /// The newest value not written yet. Compared with `baseline` only when written, so a
-    /// change costs the same whatever the state's size.
-    private var pending: Value?
+    /// Whether a change may wait to be written. The state is read, and compared with
+    /// `baseline`, only when it is written, so a change costs the same whatever the
+    /// state's size.
+    private var isPending = false
     /// When the oldest unwritten change was made: no write waits longer than `maximumDelay`
     /// after it.
     private var pendingSince: SchedulerInstant?
@@ -214,7 +219,7 @@ public final class Persistence<Value: Equatable & Sendable> {
     ) {
         let location = key.strategy.location.normalized
         self.location = location
-        self.store = store
+        access = store.access
         storage = store.dependencies.persistenceStorage
         coder = key.coder
         engine = store.engine
@@ -225,20 +230,26 @@ public final class Persistence<Value: Equatable & Sendable> {
         resetValue = key.defaultValue ?? store.currentState
         statusInput = store.engine.graph.input(PersistenceStatus(isLoading: true))
         reducers = Connection(grouping: [
+            // Dispatched only when they change the state, so the focus need not keep it for them.
             store.register(
-                Reducer<Value, PersistedStateLoaded<Value>>(route: location) { state, loaded in state = loaded.value }),
+                Reducer<Value, PersistedStateLoaded<Value>>(route: location) { state, loaded in state = loaded.value },
+                mayLeaveUnchanged: false),
             store.register(
-                Reducer<Value, PersistedStateReset<Value>>(route: location) { state, reset in state = reset.value }),
+                Reducer<Value, PersistedStateReset<Value>>(route: location) { state, reset in state = reset.value },
+                mayLeaveUnchanged: false),
         ])
         startLoad()
-        observer = store.state.observe { [unowned self] value in changed(to: value) }
+        observer = store.access.watch { [unowned self] in changed() }
+        // The state at start waits to be written, as every later one does: written at the
+        // first save unless it is what is stored (or nothing is, and another wrote meanwhile).
+        changed()
         startFollowing()
     }
 
     deinit {
         stopFollowing()
         timer?.disconnect()
-        if pending != nil { save() }
+        if isPending { save() }
         observer?.disconnect()
         reducers?.disconnect()
     }
@@ -257,8 +268,7 @@ public final class Persistence<Value: Equatable & Sendable> {
 
     /// Whether a change waits to be written.
     public var hasPendingChanges: Bool {
-        guard let pending else { return false }
-        return pending != baseline
+        isPending && access.get() != baseline
     }
 
     /// Writes the newest change now, if one waits; a failed write is reported and tried again
@@ -293,7 +303,7 @@ public final class Persistence<Value: Equatable & Sendable> {
             seen = try storage.data(at: location)
         } catch {
             // Never overwrite what could not be read with the value the store started from.
-            baseline = store.currentState
+            baseline = access.get()
             failedLoad(error)
             return
         }
@@ -301,7 +311,7 @@ public final class Persistence<Value: Equatable & Sendable> {
             load(seen)
         } else {
             setStatus { $0.isLoading = false }
-            if store.currentState != resetValue { store.dispatch(PersistedStateReset(resetValue, at: location)) }
+            if access.get() != resetValue { dispatch(PersistedStateReset(resetValue, at: location)) }
         }
     }
 
@@ -312,7 +322,7 @@ public final class Persistence<Value: Equatable & Sendable> {
         do {
             value = try coder.decode(data)
         } catch {
-            if baseline == nil { baseline = store.currentState }
+            if baseline == nil { baseline = access.get() }
             failedLoad(error)
             return
         }
@@ -322,7 +332,7 @@ public final class Persistence<Value: Equatable & Sendable> {
             $0.isLoading = false
             $0.loadError = nil
         }
-        if store.currentState != value { store.dispatch(PersistedStateLoaded(value, from: location)) }
+        if access.get() != value { dispatch(PersistedStateLoaded(value, from: location)) }
     }
 
     private func failedLoad(_ underlying: any Error) {
@@ -339,7 +349,12 @@ public final class Persistence<Value: Equatable & Sendable> {
         dropPending()
         baseline = resetValue
         setStatus { $0.loadError = nil }
-        if store.currentState != resetValue { store.dispatch(PersistedStateReset(resetValue, at: location)) }
+        if access.get() != resetValue { dispatch(PersistedStateReset(resetValue, at: location)) }
+    }
+
+    /// Puts `action` in the store, as the store object's `dispatch` does.
+    private func dispatch(_ action: some Action) {
+        engine.dispatch(action, task: StoreTask(engine: engine, action: action))
     }
 
     /// Looks at the location: when `reading`, or when its stamp changed, reads it, and acts
@@ -395,8 +410,8 @@ public final class Persistence<Value: Equatable & Sendable> {
 
     // MARK: Saving
 
-    private func changed(to value: Value) {
-        pending = value
+    private func changed() {
+        isPending = true
         let now = scheduler.now
         let since = pendingSince ?? now
         pendingSince = since
@@ -406,20 +421,21 @@ public final class Persistence<Value: Equatable & Sendable> {
     }
 
     private func dropPending() {
-        pending = nil
+        isPending = false
         pendingSince = nil
         timer?.disconnect()
         timer = nil
     }
 
     private func save() {
-        guard pending != nil else { return }
+        guard isPending else { return }
         if baseline == nil {
             // Nothing was stored at start and nothing written since: what another wrote
             // meanwhile is newer than the state the store started with, and is loaded instead.
             look(reading: true)
         }
-        guard let value = pending else { return }
+        guard isPending else { return }
+        let value = access.get()
         guard value != baseline else {
             // Back to what is stored (a change undone): nothing to write.
             dropPending()
@@ -450,7 +466,7 @@ public final class Persistence<Value: Equatable & Sendable> {
     }
 
     private func report(_ error: PersistenceError) {
-        engine?.report(error)
+        engine.report(error)
     }
 }
 

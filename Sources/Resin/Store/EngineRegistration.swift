@@ -8,11 +8,14 @@ extension Engine {
         return nextToken
     }
 
+    /// Registers a reducer of `node`'s part; `mayLeaveUnchanged` is false only for a reducer
+    /// that changes the part whenever it runs (see ``FocusNode/comparedReducers``).
     func register(
         reducer apply: @escaping (any Action) -> [EffectStep], for actionType: ObjectIdentifier, route: AnyHashable?,
-        at node: FocusNode
+        at node: FocusNode, mayLeaveUnchanged: Bool = true
     ) -> Connection {
         let token = takeToken()
+        if mayLeaveUnchanged { node.comparedReducers += 1 }
         let table = reducers[actionType] ?? RouteTable()
         reducers[actionType] = table
         table.add(ReducerEntry(node: node, apply: apply), route: route, token: token)
@@ -20,7 +23,8 @@ extension Engine {
         // the type that finds no reducer went nowhere.
         if effectScope(of: node) != 0 { presentedActionTypes.insert(actionType) }
         checkInvariants()
-        return Connection(isolated: { [weak self] in
+        return Connection(isolated: { [weak self, weak node] in
+            if mayLeaveUnchanged, let node { node.comparedReducers -= 1 }
             guard let self, let table = reducers[actionType] else { return }
             table.remove(route: route, token: token)
             if table.isEmpty { reducers[actionType] = nil }

@@ -30,10 +30,15 @@ class FocusAccess<State>: FocusRefreshing, InputOwner {
     /// would slow every retain of the input): the input clears it in its `deinit`
     /// (``inputWillEnd()``).
     private unowned(unsafe) var weakInput: Input<State>?
-    /// The part as last refreshed, to tell a change also while no input lives. It shares
-    /// its storage with the input's value (copy-on-write), so it costs no copy the input
-    /// would not cost.
+    /// The part as last refreshed, to tell a change, kept while an input lives or the focus
+    /// has foci inside it (whose refresh a change decides). It shares its storage with the
+    /// input's value (copy-on-write), so it costs no copy the input would not cost; a focus
+    /// that neither an input nor a focus inside it reads keeps nothing, so that a reducer
+    /// changes its part in place (see ``refresh()``).
     private var last: State?
+    /// What is told when the part may have changed (a ``Persistence``), by number.
+    private var watchers: [Int: () -> Void] = [:]
+    private var nextWatcher = 0
 
     init(
         node: FocusNode, graph: Graph, get: @escaping () -> State,
@@ -53,6 +58,32 @@ class FocusAccess<State>: FocusRefreshing, InputOwner {
 
     func inputWillEnd() {
         weakInput = nil
+        if !comparesPart { last = nil }
+    }
+
+    /// Whether the focus keeps its part to tell a change: while an input lives (its
+    /// observers wake only on a change), a focus inside it does (its refresh follows this
+    /// one's change), or a reducer of its own may leave it as it was (an action that changes
+    /// nothing wakes nobody).
+    private var comparesPart: Bool {
+        weakInput != nil || node.hasChildren || node.comparedReducers > 0
+    }
+
+    /// Calls `watcher` after each refresh that may have changed the part, until the returned
+    /// connection disconnects. It is told in the commit of the action, before observers are;
+    /// it may be told of a change that left the part as it was (a focus nobody reads is not
+    /// compared: see ``refresh()``), so a watcher compares when it needs to know.
+    func watch(_ watcher: @escaping () -> Void) -> Connection {
+        let number = nextWatcher
+        nextWatcher += 1
+        watchers[number] = watcher
+        return Connection(isolated: { [weak self] in self?.watchers[number] = nil })
+    }
+
+    /// Tells every watcher that the part may have changed.
+    final func notifyWatchers() {
+        guard !watchers.isEmpty else { return }
+        for watcher in watchers.values { watcher() }
     }
 
     /// The focus's state input: the live one, or a new one holding the current part.
@@ -71,10 +102,23 @@ class FocusAccess<State>: FocusRefreshing, InputOwner {
     }
 
     func refresh() -> Bool {
+        guard comparesPart else {
+            // Nothing needs to tell a change of the part from an action that left it as it
+            // was: no input (observers), no focus inside it, no reducer of its own that may
+            // leave it unchanged. So it is neither compared nor kept (a copy kept here would
+            // make the next reducer copy the whole part, and comparing costs what the part
+            // is big), and counts as changed: it is refreshed only by a change above it or
+            // beside it, or by a reducer that always changes it, and nothing climbs from it
+            // but to its watchers, who compare when they need to.
+            last = nil
+            notifyWatchers()
+            return true
+        }
         let value = get()
         if let isEqual, let last, isEqual(last, value) { return false }
         last = value
         weakInput?.write(value)
+        notifyWatchers()
         return true
     }
 
@@ -120,6 +164,7 @@ final class RootAccess<Root>: FocusAccess<Root> {
     /// is big.
     override func refresh() -> Bool {
         rootInput.markChanged()
+        notifyWatchers()
         return true
     }
 

@@ -69,6 +69,10 @@ final class FocusNode {
     var subtreeStamp = -1
     /// Whether the last refresh found the part changed.
     var lastRefreshChanged = false
+    /// How many reducers registered on this focus may leave its part as it was: while one
+    /// is, the focus keeps its part, to tell such an action from a change (see
+    /// ``FocusAccess``). A persistence's own reducers always change the part, and do not count.
+    var comparedReducers = 0
     /// Effects started by this focus's registrations and still running, by number.
     var ownedEffects: Set<Int> = []
     /// Debounces and throttles this focus's registrations asked for.

@@ -125,6 +125,13 @@ public final class Store<State> {
     /// A reducer with a route (`Reducer(route:_:)`)
     /// runs only for actions with that route.
     public func register<Handled: Action>(_ reducer: Reducer<State, Handled>) -> Connection {
+        register(reducer, mayLeaveUnchanged: true)
+    }
+
+    /// Registers `reducer`; `mayLeaveUnchanged` is false only for a reducer that changes the
+    /// state whenever it runs (a persistence's loads), which the focus then need not keep
+    /// its state to tell (see ``FocusNode/comparedReducers``).
+    func register<Handled: Action>(_ reducer: Reducer<State, Handled>, mayLeaveUnchanged: Bool) -> Connection {
         let reduce = reducer.reduce
         let access = access
         engine.actionTypeNames[ObjectIdentifier(Handled.self)] = String(describing: Handled.self)
@@ -134,7 +141,8 @@ public final class Store<State> {
                 var effect = Effect<Handled>.none
                 access.modify { effect = reduce(&$0, action as! Handled) }
                 return effect.steps
-            }, for: ObjectIdentifier(Handled.self), route: reducer.route, at: node)
+            }, for: ObjectIdentifier(Handled.self), route: reducer.route, at: node,
+            mayLeaveUnchanged: mayLeaveUnchanged)
     }
 
     /// Registers a reducer that runs only while this optional state is present; it runs while
