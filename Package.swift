@@ -63,6 +63,7 @@ let package = Package(
         .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Cycle", targets: ["Cycle"]),
+        .library(name: "DevTools", targets: ["DevTools"]),
         .executable(name: "paradigms", targets: ["Paradigms"]),
         .executable(name: "resin-navigation", targets: ["ResinNavigation"]),
         .executable(name: "counter-undo", targets: ["CounterUndo"]),
@@ -103,6 +104,10 @@ let package = Package(
         // Thread-safe signals, properties and timers with queue-dispatched modifier chains.
         .target(name: "Signals", dependencies: ["ReactiveCore"], swiftSettings: checks("Signals")),
 
+        // A devtools page for every paradigm: an HTML file, or served live on 127.0.0.1, drawn
+        // from ReactiveCore's inspections and traces; depends on no paradigm.
+        .target(name: "DevTools", dependencies: ["ReactiveCore"]),
+
         // The shared scenarios and each paradigm's adapter. Used by the shared test
         // suite and by the `paradigms` tour; not a product, so it lives with the examples.
         .target(
@@ -113,7 +118,7 @@ let package = Package(
         // The front door: `swift run paradigms`.
         .executableTarget(
             name: "Paradigms",
-            dependencies: ["Scenarios"],
+            dependencies: ["Scenarios", "DevTools"],
             path: "Examples/Paradigms"
         ),
 
@@ -210,9 +215,13 @@ let package = Package(
         .testTarget(name: "CycleTests", dependencies: ["Cycle", "ReactiveTesting", "TestSupport", "ExampleSupport"]),
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
         .testTarget(
+            name: "DevToolsTests",
+            dependencies: ["DevTools", "ReactiveCore", "ReactiveTesting", "Incremental", "Resin", "TestSupport"]),
+        .testTarget(
             name: "BridgeTests",
             dependencies: [
                 "ReactiveCore", "Glue", "Incremental", "SignalGraph", "Resin", "Signals", "Cycle", "TestSupport",
+                "DevTools",
             ]),
         .testTarget(name: "ParadigmTests", dependencies: ["Scenarios", "ReactiveCore", "SignalGraph", "TestSupport"]),
         // The code samples of the README, the DocC articles and the doc comments, verbatim
@@ -221,7 +230,7 @@ let package = Package(
             name: "DocumentationSampleTests",
             dependencies: [
                 "ReactiveCore", "ReactiveTesting", "Glue", "SignalGraph", "Incremental", "Resin", "ResinTesting",
-                "Signals", "Cycle",
+                "Signals", "Cycle", "DevTools",
             ]),
     ]),
     swiftLanguageModes: [.v6]

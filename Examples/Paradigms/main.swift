@@ -1,6 +1,7 @@
 // `swift run paradigms`: the front door. Lists the paradigms the package carries and runs
 // the shared scenarios through every one of them, side by side.
 
+import DevTools
 import Foundation
 import Scenarios
 
@@ -9,6 +10,8 @@ let scenarioNames = Scenario.all.map(\.id).joined(separator: ", ")
 
 let usage = """
     USAGE: swift run paradigms [--paradigm NAME] [--scenario NAME] [--json] [--inspect [--dot]]
+                               [--devtools FOLDER] [--devtools-render TRACE PAGE]
+                               [--devtools-serve PORT]
 
     Lists the reactive paradigms this package carries and runs the shared scenarios through
     each of them, so you can compare what observers see and what it costs.
@@ -21,6 +24,18 @@ let usage = """
                         --scenario names another made of cells): nodes, edges, values and
                         counters, as the paradigm's inspector shows them. With --json, as JSON;
                         with --dot, in Graphviz's dot language.
+      --devtools FOLDER Write a devtools page per paradigm for the scenario (the diamond
+                        unless --scenario names another made of cells) into FOLDER:
+                        <paradigm>.html, the graph and five writes on a timeline, to open in
+                        a browser, and <paradigm>.json, the trace the page shows.
+      --devtools-serve PORT
+                        Serve one paradigm's page live on 127.0.0.1:PORT (0: any free port;
+                        Incremental unless --paradigm names another): prints its address,
+                        waits for a page to open, writes the scenario's five values 200 ms
+                        apart, and serves until standard input ends.
+      --devtools-render TRACE PAGE
+                        Write the devtools page of a trace saved as JSON (a Trace, as
+                        JSONEncoder writes it) to PAGE.
       -h, --help        Show this help.
     """
 
@@ -30,6 +45,9 @@ struct Options {
     var json = false
     var inspect = false
     var dot = false
+    var devtools: String?
+    var render: (trace: String, page: String)?
+    var serve: UInt16?
 }
 
 func fail(_ message: String) -> Never {
@@ -63,6 +81,17 @@ func parse(_ arguments: [String]) -> Options {
             options.inspect = true
         case "--dot":
             options.dot = true
+        case "--devtools":
+            guard let folder = remaining.popFirst() else { fail("--devtools needs a folder") }
+            options.devtools = folder
+        case "--devtools-serve":
+            guard let port = remaining.popFirst().flatMap(UInt16.init) else { fail("--devtools-serve needs a port") }
+            options.serve = port
+        case "--devtools-render":
+            guard let trace = remaining.popFirst(), let page = remaining.popFirst() else {
+                fail("--devtools-render needs a trace file and a page file")
+            }
+            options.render = (trace, page)
         default:
             fail("unknown argument '\(argument)'")
         }
@@ -136,6 +165,66 @@ let scenarios = options.scenario.map { [$0] } ?? Scenario.all
 let adapters = ParadigmCatalog.adapters.filter { adapter in paradigms.contains { $0.name == adapter.name } }
 
 if options.dot && !options.inspect { fail("--dot goes with --inspect") }
+if let (tracePath, pagePath) = options.render {
+    do {
+        let trace = try JSONDecoder().decode(Trace.self, from: Data(contentsOf: URL(fileURLWithPath: tracePath)))
+        try DevToolsPage(trace: trace).write(to: pagePath)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(tracePath): \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+if let port = options.serve {
+    let scenario = options.scenario ?? Scenario.named("diamond")!
+    let adapter = ParadigmCatalog.adapters.first { $0.name == (options.paradigm?.name ?? "Incremental") }!
+    guard let program = scenario.program(adapter) else {
+        fail("the scenario '\(scenario.id)' is not made of cells; serve counter, derived, diamond or teardown")
+    }
+    do {
+        let server = try DevToolsServer(
+            following: program.recorder, paradigm: adapter.name, title: "\(adapter.name): \(scenario.id), live",
+            port: port, inspect: program.inspect)
+        FileHandle.standardOutput.write(Data("devtools: \(server.url)\n".utf8))
+        if server.waitForWatcher(timeout: .seconds(600)) {
+            for value in Scenario.tracedWrites {
+                Thread.sleep(forTimeInterval: 0.2)
+                program.write(value)
+            }
+            FileHandle.standardOutput.write(Data("devtools: \(Scenario.tracedWrites.count) writes made\n".utf8))
+        }
+        while readLine() != nil {}
+        server.stop()
+        program.close()
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+if let folder = options.devtools {
+    let scenario = options.scenario ?? Scenario.named("diamond")!
+    guard scenario.trace(adapters[0]) != nil else {
+        fail("the scenario '\(scenario.id)' is not made of cells; trace counter, derived, diamond or teardown")
+    }
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for adapter in adapters {
+            guard let trace = scenario.trace(adapter), !trace.graph.nodes.isEmpty else { continue }
+            let name = adapter.name.lowercased()
+            let path = URL(fileURLWithPath: folder).appending(path: name)
+            try DevToolsPage(trace: trace, title: "\(adapter.name): \(scenario.id)").write(to: path.path + ".html")
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(trace).write(to: URL(fileURLWithPath: path.path + ".json"))
+            print("\(path.path).html: \(trace.graph.nodes.count) nodes, \(trace.steps.count) steps")
+        }
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 if options.inspect {
     let scenario = options.scenario ?? Scenario.named("diamond")!
     guard scenario.inspections(adapters[0]) != nil else {

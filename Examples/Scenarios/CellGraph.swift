@@ -44,11 +44,19 @@ public protocol CellGraph: AnyObject {
     /// separate structure (a Signals chain per input). Empty where the paradigm has no engine
     /// to inspect (the baseline).
     func inspect(_ cells: [Cell]) -> [Inspection]
+
+    /// Where the paradigm keeps a history of its state (Resin's store), starts recording it
+    /// and returns what makes the history's trace: a step per action with its state diff.
+    /// `nil` elsewhere: the scenario's trace is then made by inspecting after each write.
+    func recordHistory() -> (() -> Trace)?
 }
 
 extension CellGraph {
     /// Nothing to inspect.
     public func inspect(_ cells: [Cell]) -> [Inspection] { [] }
+
+    /// No history.
+    public func recordHistory() -> (() -> Trace)? { nil }
 
     /// A static selection: both branches are read, packed into one value (each is an `Int32`
     /// in the scenarios), and the choice is made from the condition and the pair.

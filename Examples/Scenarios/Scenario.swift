@@ -172,7 +172,12 @@ extension Scenario {
         return Self.inspections(of: id, in: graph)
     }
 
-    private static func inspections<Graph: CellGraph>(of id: String, in graph: Graph) -> [Inspection]? {
+    /// The cells of the scenario `id` in `graph`: its input and the cell it observes; `nil`
+    /// for the scenarios not made of cells. What `inspections(_:)` and `program(_:scheduler:)`
+    /// build.
+    private static func cells<Graph: CellGraph>(of id: String, in graph: Graph) -> (
+        input: Graph.Cell, observed: Graph.Cell
+    )? {
         let a = graph.input(1)
         var observed: Graph.Cell
         switch id {
@@ -187,9 +192,75 @@ extension Scenario {
         default:
             return nil
         }
+        return (a, observed)
+    }
+
+    private static func inspections<Graph: CellGraph>(of id: String, in graph: Graph) -> [Inspection]? {
+        guard let (a, observed) = cells(of: id, in: graph) else { return nil }
         let connection = graph.observe(observed) { _ in }
         defer { connection.disconnect() }
         graph.set(a, to: 2)
         return graph.inspect([a, observed])
+    }
+}
+
+/// A scenario's cells built in one paradigm, taking its input through a tape channel: what
+/// the tour's devtools pages trace, from a file or live.
+public struct TracedProgram {
+    /// The recorder whose channel `a` writes the scenario's input.
+    public let recorder: TapeRecorder
+    /// Writes the input through the channel (recorded, then applied).
+    public let write: (Int) -> Void
+    /// The paradigm's inspection of the cells, merged into one.
+    public let inspect: () -> Inspection
+    /// For a paradigm that keeps a history (Resin), what makes its trace.
+    public let history: (() -> Trace)?
+    /// Ends the observation.
+    public let close: () -> Void
+}
+
+extension Scenario {
+    /// The values the tour's devtools pages write into the scenario's input, one step each.
+    public static let tracedWrites = [2, 3, 3, 7, 10]
+
+    /// This scenario's cells through `adapter`, built as ``inspections(_:)`` builds them and
+    /// observed, with their input behind a tape channel named `a` on a `TestScheduler`'s
+    /// recorder; `nil` for the scenarios that are not made of cells.
+    public func program(_ adapter: some ParadigmAdapter, scheduler: TestScheduler = TestScheduler())
+        -> TracedProgram?
+    {
+        Self.program(of: id, in: adapter.makeGraph(), paradigm: adapter.name, scheduler: scheduler)
+    }
+
+    /// A trace of this scenario's cells through `adapter`, for a devtools page: each of
+    /// ``tracedWrites`` written into the input, 100 ms apart on a `TestScheduler`, with an
+    /// inspection after each (or, for a paradigm that keeps a history, that history's trace).
+    /// `nil` for the scenarios that are not made of cells.
+    public func trace(_ adapter: some ParadigmAdapter) -> Trace? {
+        let scheduler = TestScheduler()
+        guard let program = program(adapter, scheduler: scheduler) else { return nil }
+        defer { program.close() }
+        let tracer = TraceRecorder(paradigm: adapter.name, inspect: program.inspect)
+        let following = program.history == nil ? tracer.follow(program.recorder) : nil
+        defer { following?.disconnect() }
+        for value in Self.tracedWrites {
+            program.write(value)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        return program.history?() ?? tracer.trace
+    }
+
+    private static func program<Graph: CellGraph>(
+        of id: String, in graph: Graph, paradigm: String, scheduler: TestScheduler
+    ) -> TracedProgram? {
+        guard let (a, observed) = cells(of: id, in: graph) else { return nil }
+        let connection = graph.observe(observed) { _ in }
+        let recorder = TapeRecorder(scheduler: scheduler)
+        let history = graph.recordHistory()
+        let input = recorder.channel("a") { (value: Int) in graph.set(a, to: value) }
+        return TracedProgram(
+            recorder: recorder, write: { input.send($0) },
+            inspect: { Inspection(paradigm: paradigm, merging: graph.inspect([a, observed])) }, history: history,
+            close: { connection.disconnect() })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveCore
 
 #if canImport(Glibc)
     import Glibc
@@ -32,13 +33,8 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Starts listening; `respond` runs on the connection's thread with the request's path
     /// (with its query).
     public init(respond: @escaping @Sendable (String) -> Reply) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let (descriptor, port) = Loopback.listeningSocket() else { throw CocoaError(.fileReadUnknown) }
         self.descriptor = descriptor
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        guard let port = bindToLoopback(descriptor), listen(descriptor, 16) == 0 else {
-            throw CocoaError(.fileReadUnknown)
-        }
         self.port = port
         Thread.detachNewThread {
             while true {
@@ -50,8 +46,7 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     deinit {
-        shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
+        Loopback.shutDown(descriptor)
     }
 
     /// The URL of `path` on this server.
@@ -86,7 +81,7 @@ public final class LoopbackServer: @unchecked Sendable {
             send("\u{0}\u{1}not http at all\r\n\r\n", to: client)
         case .trickle(let bytes, let interval):
             let header = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n"
-            _ = header.withCString { sendWithoutSignal(client, $0, strlen($0)) }
+            _ = header.withCString { Loopback.write(client, $0, strlen($0)) }
             let nanoseconds =
                 interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
             trickle(bytes, every: .nanoseconds(Int(nanoseconds)), to: client)
@@ -96,7 +91,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
 /// Writes `response` to `client` and closes the connection.
 private func send(_ response: String, to client: Int32) {
-    _ = response.withCString { sendWithoutSignal(client, $0, strlen($0)) }
+    _ = response.withCString { Loopback.write(client, $0, strlen($0)) }
     close(client)
 }
 
@@ -109,43 +104,12 @@ private func trickle(_ remaining: Int, every interval: DispatchTimeInterval, to 
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + interval) {
         var byte: UInt8 = 0x2E
-        guard sendWithoutSignal(client, &byte, 1) == 1 else {
+        guard Loopback.write(client, &byte, 1) == 1 else {
             close(client)
             return
         }
         trickle(remaining - 1, every: interval, to: client)
     }
-}
-
-/// Writes to a connection without the process being stopped by `SIGPIPE` when the client has
-/// already closed it (a request the client let go): on Linux the write fails with `EPIPE`
-/// instead. (Elsewhere it is a plain write: the tests that let requests go run on Linux.)
-private func sendWithoutSignal(_ client: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.send(client, bytes, count, Int32(MSG_NOSIGNAL))
-    #else
-        write(client, bytes, count)
-    #endif
-}
-
-/// Binds `descriptor` to 127.0.0.1 on a port the system picks; returns the port, or nil if
-/// the system refused.
-private func bindToLoopback(_ descriptor: Int32) -> UInt16? {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard bound == 0 else { return nil }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-    }
-    return UInt16(bigEndian: address.sin_port)
 }
 
 /// A port on 127.0.0.1 that refuses connections for as long as this value lives: bound, so
@@ -159,11 +123,8 @@ public final class RefusingPort: Sendable {
 
     /// Binds a port.
     public init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard let port = bindToLoopback(descriptor) else {
-            close(descriptor)
-            throw CocoaError(.fileReadUnknown)
-        }
+        guard let (descriptor, port) = Loopback.bindSocket() else { throw CocoaError(.fileReadUnknown) }
+        self.descriptor = descriptor
         self.port = port
     }
 

@@ -1,4 +1,5 @@
 import Cycle
+import DevTools
 import Foundation
 import Glue
 import Incremental
@@ -82,6 +83,56 @@ struct HostileDecodingTests {
             },
             Subject("Inspection.Edge", { Inspection.Edge(from: 1, to: 9) }) {
                 _ = Inspection(paradigm: "p", nodes: [], edges: [$0], statistics: [:]).dot
+            },
+            Subject(
+                "Trace",
+                {
+                    Trace(
+                        paradigm: "Glue",
+                        graph: Inspection(
+                            paradigm: "Glue",
+                            nodes: [.init(id: 1, kind: "variable", value: "1"), .init(id: 2, kind: "map")],
+                            edges: [.init(from: 1, to: 2)], statistics: [:]),
+                        steps: [
+                            .init(
+                                time: .seconds(1), channel: "a", input: "1", changed: [1, 2], told: [2],
+                                values: [.init(id: 2, value: "2")], counters: ["recomputations": 1],
+                                diff: [.init(path: "x", old: "1", new: nil)], gone: 1)
+                        ], dropped: 2)
+                }
+            ) {
+                _ = DevToolsPage(trace: $0).html
+            },
+            Subject(
+                "Trace.Step",
+                {
+                    Trace.Step(
+                        time: .milliseconds(5), channel: "c", input: "i", changed: [0],
+                        values: [.init(id: 0, value: "v")])
+                }
+            ) {
+                _ =
+                    DevToolsPage(
+                        trace: Trace(
+                            paradigm: "p", graph: .init(paradigm: "p", nodes: [], edges: [], statistics: [:]),
+                            steps: [$0])
+                    ).html
+            },
+            Subject("Trace.NodeValue", { Trace.NodeValue(id: 4, value: "v") }) {
+                _ =
+                    DevToolsPage(
+                        trace: Trace(
+                            paradigm: "p", graph: .init(paradigm: "p", nodes: [], edges: [], statistics: [:]),
+                            steps: [.init(time: .zero, channel: "c", input: "", values: [$0])])
+                    ).html
+            },
+            Subject("Trace.Change", { Trace.Change(path: "a.b", old: nil, new: "1") }) {
+                _ =
+                    DevToolsPage(
+                        trace: Trace(
+                            paradigm: "p", graph: .init(paradigm: "p", nodes: [], edges: [], statistics: [:]),
+                            steps: [.init(time: .zero, channel: "c", input: "", diff: [$0])])
+                    ).html
             },
             Subject(
                 name: "Tape",

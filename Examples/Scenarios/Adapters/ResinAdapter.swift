@@ -61,6 +61,7 @@ final class ResinCell {
 
 final class ResinCellGraph: CellGraph {
     private let store = Store(initialState: CellsState(), scheduler: TestScheduler())
+    private var history: History<CellsState>?
     private var nextCell = 0
     private let reducers: [Connection]
     /// The writes of the batch under way, if one is.
@@ -210,5 +211,14 @@ final class ResinSearchBox: SearchBox {
         registrations.disconnect()
         throttle?.cancel()
         for request in inFlight { request.disconnect() }
+    }
+}
+
+extension ResinCellGraph {
+    /// The store's history, recorded from now: a step per action, with its state diff.
+    func recordHistory() -> (() -> Trace)? {
+        let history = store.recordHistory()
+        self.history = history
+        return { [store] in history.trace(of: store) }
     }
 }

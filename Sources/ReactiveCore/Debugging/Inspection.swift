@@ -73,6 +73,32 @@ public struct Inspection: Codable, Equatable, Sendable {
         self.statistics = statistics
     }
 
+    /// One inspection holding several, side by side: their nodes and edges renumbered after
+    /// those of the ones before them, their statistics added up. For a paradigm whose
+    /// structures are separate (a Signals chain per property); an object inspected in two
+    /// of them is two nodes.
+    public init(paradigm: String, merging inspections: [Inspection]) {
+        var nodes: [Node] = []
+        var edges: [Edge] = []
+        var statistics: [String: Int] = [:]
+        for inspection in inspections {
+            let offset = nodes.count
+            var renumbered: [Int: Int] = [:]
+            for (index, node) in inspection.nodes.enumerated() {
+                renumbered[node.id] = offset + index
+                var node = node
+                node.id = offset + index
+                nodes.append(node)
+            }
+            for edge in inspection.edges {
+                guard let from = renumbered[edge.from], let to = renumbered[edge.to] else { continue }
+                edges.append(Edge(from: from, to: to, label: edge.label))
+            }
+            statistics.merge(inspection.statistics, uniquingKeysWith: +)
+        }
+        self.init(paradigm: paradigm, nodes: nodes, edges: edges, statistics: statistics)
+    }
+
     /// The nodes of `kind`.
     public func nodes(ofKind kind: String) -> [Node] {
         nodes.filter { $0.kind == kind }

@@ -21,6 +21,9 @@ public struct Tape: Sendable {
         public let channel: String
         let box: ValueBox
 
+        /// The value, whatever its type.
+        public var anyValue: Any { box.value }
+
         /// The value, if it is a `Value`.
         public func value<Value>(as type: Value.Type = Value.self) -> Value? {
             box.value as? Value
@@ -162,6 +165,15 @@ public final class TapeRecorder: Sendable {
     private struct State {
         var entries: [Tape.Entry] = []
         var channels: [String: ChannelEntry] = [:]
+        /// In the order added: copying the array to run them takes no allocation.
+        var followers: [(id: Int, follower: Follower)] = []
+        var nextFollower = 0
+    }
+
+    /// What runs after each input is applied (see ``afterEachInput(_:)``).
+    struct Follower: @unchecked Sendable {
+        // Unchecked: it runs where the input was applied, as `apply` does.
+        let body: (Tape.Entry) -> Void
     }
 
     /// A channel's apply, for replays, and its value type, for decoding.
@@ -226,10 +238,36 @@ public final class TapeRecorder: Sendable {
         return TapeChannel(name: name, recorder: self, apply: apply)
     }
 
-    /// Records `value` as arriving on `channel` now.
-    func record(_ value: Any, on channel: String) {
-        let time = start.duration(to: scheduler.now)
-        state.withLock { $0.entries.append(Tape.Entry(time: time, channel: channel, value: value)) }
+    /// Records `value` as arriving on `channel` now; returns its entry and the followers to
+    /// run once it is applied, taken in the same critical section.
+    func record(_ value: Any, on channel: String) -> (entry: Tape.Entry, followers: [(id: Int, follower: Follower)]) {
+        let entry = Tape.Entry(time: start.duration(to: scheduler.now), channel: channel, value: value)
+        let followers = state.withLock { state in
+            state.entries.append(entry)
+            return state.followers
+        }
+        return (entry, followers)
+    }
+
+    /// Runs each of `followers` with `entry`, which was just applied.
+    func applied(_ recorded: (entry: Tape.Entry, followers: [(id: Int, follower: Follower)])) {
+        for (_, follower) in recorded.followers { follower.body(recorded.entry) }
+    }
+
+    /// Runs `body` after each input a channel of this recorder applies, live or in a replay,
+    /// with the input's entry, until the connection is disconnected. It runs where the input
+    /// was applied, after the channel's `apply` returned; several run in the order they were
+    /// added. What `TraceRecorder` takes its steps by.
+    public func afterEachInput(_ body: @escaping (Tape.Entry) -> Void) -> Connection {
+        let follower = Follower(body: body)
+        let id = state.withLock { state in
+            defer { state.nextFollower += 1 }
+            state.followers.append((state.nextFollower, follower))
+            return state.nextFollower
+        }
+        return Connection { [weak self] in
+            self?.state.withLock { $0.followers.removeAll { $0.id == id } }
+        }
     }
 
     /// Plays `tape` into this recorder's channels: each entry is applied (and recorded again)
@@ -258,8 +296,9 @@ public final class TapeRecorder: Sendable {
             return scheduler.schedule(
                 at: start + entry.time,
                 isolated: { [self] in
-                    record(box.value, on: entry.channel)
+                    let recorded = record(box.value, on: entry.channel)
                     apply(box.value)
+                    applied(recorded)
                 })
         }
         return Connection(grouping: connections)
@@ -276,7 +315,8 @@ public struct TapeChannel<Value> {
 
     /// Records `value` at the scheduler's time, then applies it.
     public func send(_ value: Value) {
-        recorder.record(value, on: name)
+        let recorded = recorder.record(value, on: name)
         apply(value)
+        recorder.applied(recorded)
     }
 }

@@ -1,0 +1,2 @@
+// DevTools draws what ReactiveCore's traces and inspections hold: `import DevTools` brings them.
+@_exported import ReactiveCore
