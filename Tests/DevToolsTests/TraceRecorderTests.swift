@@ -96,13 +96,18 @@ struct TraceRecorderTests {
         let program = SumProgram()
         let tracer = TraceRecorder(paradigm: "Incremental") { program.inspect() }
         let following = tracer.follow(recorder)
+        // The recorder keeps each channel's apply, and a channel keeps its recorder: a's apply
+        // reaches b through a box emptied at the end, or the three would keep one another.
+        let later = Box<TapeChannel<Int>?>(nil)
         let b = recorder.channel("b") { (value: Int) in program.b.write(value) }
         let a = recorder.channel("a") { (value: Int) in
             program.a.write(value)
-            if value == 1 { b.send(2) }  // an input that makes another
+            if value == 1 { later.value?.send(2) }  // an input that makes another
         }
+        later.value = b
         a.send(1)
         following.disconnect()
+        later.value = nil
         let trace = tracer.trace
         // b's step ran inside a's apply, before a's step: each saw the graph after its own
         // input, and nothing is counted twice.
@@ -324,4 +329,10 @@ private final class LockedCounter: Sendable {
     private let state = LockedBox(0)
     var value: Int { state.read { $0 } }
     func increment() { state.mutate { $0 += 1 } }
+}
+
+/// A value a closure reads later, set after the closure was made.
+private final class Box<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

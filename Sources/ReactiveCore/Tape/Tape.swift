@@ -211,6 +211,10 @@ public final class TapeRecorder: Sendable {
 
     /// A channel named `name` whose values `apply` applies to the program.
     ///
+    /// The recorder keeps `apply` (a replay runs it), and a channel keeps its recorder: an
+    /// `apply` that captures a channel of the same recorder keeps all three alive. Reach
+    /// another channel through the program, held weakly, instead.
+    ///
     /// - Precondition: No other channel of this recorder has the name.
     public func channel<Value>(_ name: String, apply: @escaping (Value) -> Void) -> TapeChannel<Value> {
         register(name, apply: apply, decodable: nil)
