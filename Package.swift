@@ -149,7 +149,7 @@ let package = Package(
 
         // What the examples share: their command line, and a loopback HTTP server. Examples
         // never link Testing.
-        .target(name: "ExampleSupport", dependencies: ["ReactiveCore"], path: "Examples/Support"),
+        .target(name: "ExampleSupport", dependencies: ["ReactiveCore", "DevTools"], path: "Examples/Support"),
 
         // The same counter with undo in every paradigm.
         .executableTarget(
@@ -216,7 +216,9 @@ let package = Package(
         .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
         .testTarget(
             name: "DevToolsTests",
-            dependencies: ["DevTools", "ReactiveCore", "ReactiveTesting", "Incremental", "Resin", "TestSupport"]),
+            dependencies: [
+                "DevTools", "ReactiveCore", "ReactiveTesting", "Incremental", "Resin", "TestSupport", "ExampleSupport",
+            ]),
         .testTarget(
             name: "BridgeTests",
             dependencies: [

@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// The counter and its undo history: the state every paradigm keeps, each in its own way.
 struct CounterHistory: Equatable {
     var count = 0
@@ -42,4 +44,7 @@ protocol CounterApp: AnyObject {
     init(show: @escaping (String) -> Void)
     func perform(_ command: Command)
     func tearDown()
+    /// The paradigm's engine around the counter, for the devtools page; nil for a paradigm
+    /// that has none (the baseline's `didSet`).
+    func inspect() -> Inspection?
 }

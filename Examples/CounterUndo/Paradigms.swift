@@ -24,6 +24,8 @@ final class GlueCounter: CounterApp {
     }
 
     func tearDown() { connection?.disconnect() }
+
+    func inspect() -> Inspection? { history.inspect() }
 }
 
 // MARK: Incremental
@@ -32,11 +34,14 @@ final class GlueCounter: CounterApp {
 final class IncrementalCounter: CounterApp {
     private let graph = Graph()
     private let history: Input<CounterHistory>
+    private var shown: I<String>?
     private var connection: ReactiveCore.Connection?
 
     init(show: @escaping (String) -> Void) {
         history = graph.input(CounterHistory())
-        connection = history.map(\.display).observe(show)
+        let display = history.map(\.display)
+        shown = display
+        connection = display.observe(show)
     }
 
     func perform(_ command: Command) {
@@ -44,6 +49,8 @@ final class IncrementalCounter: CounterApp {
     }
 
     func tearDown() { connection?.disconnect() }
+
+    func inspect() -> Inspection? { shown?.inspect() }
 }
 
 // MARK: Resin
@@ -68,6 +75,8 @@ final class ResinCounter: CounterApp {
     func perform(_ command: Command) { store.send(command) }
 
     func tearDown() { connection?.disconnect() }
+
+    func inspect() -> Inspection? { store.store.inspect() }
 }
 
 // MARK: Cycle
@@ -117,6 +126,8 @@ final class CycleCounter: CounterApp {
     func perform(_ command: Command) { loop.receive(.command(command)) }
 
     func tearDown() { loop.dispose() }
+
+    func inspect() -> Inspection? { loop.inspect() }
 }
 
 // MARK: Signals
@@ -137,6 +148,8 @@ final class SignalsCounter: CounterApp {
     }
 
     func tearDown() { chains.removeAll() }
+
+    func inspect() -> Inspection? { history.inspect() }
 }
 
 // MARK: SignalGraph
@@ -158,6 +171,8 @@ final class SignalGraphCounter: CounterApp {
     }
 
     func tearDown() { history.deregister(handler) }
+
+    func inspect() -> Inspection? { history.inspect() }
 }
 
 // MARK: Baseline
@@ -177,6 +192,8 @@ final class BaselineCounter: CounterApp {
     func perform(_ command: Command) { history.apply(command) }
 
     func tearDown() {}
+
+    func inspect() -> Inspection? { nil }
 }
 
 extension CounterHistory {

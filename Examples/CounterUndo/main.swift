@@ -5,13 +5,16 @@
 // state through its own kind of observer: a Glue subscription, an Incremental observer, a Resin
 // store, a Cycle screen driver, a Signals chain, a SignalGraph state handler, a `didSet`.
 // `--record FILE` saves the session's commands on a tape; `--replay FILE` plays one back into
-// fresh counters, which show the same screens.
+// fresh counters, which show the same screens. `--devtools FILE` writes a devtools page of the
+// session (every paradigm's engine after each command), and `--devtools-serve PORT` serves it
+// while the session runs.
 
 import ExampleSupport
 import Foundation
 
 let usage = """
     USAGE: swift run counter-undo [--paradigm NAME] [--script FILE] [--record FILE] [--replay FILE]
+                                  \(devToolsUsage)
 
     Commands: + (add one), - (take one), undo, redo, quit.
     Paradigms: \(counterApps.map(\.name).joined(separator: ", ")).
@@ -42,7 +45,13 @@ let apps: [any CounterApp] = selected.map { entry in
 }
 
 runExampleCommands(
-    options: options, help: "commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), quit"
+    options: options, help: "commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), quit",
+    title: "counter-undo",
+    inspect: {
+        exampleInspection(
+            "counter-undo",
+            zip(selected, apps).compactMap { entry, app in app.inspect().map { (entry.name, $0) } })
+    }
 ) { line in
     guard let command = Command(rawValue: line) else { return false }
     for app in apps { app.perform(command) }

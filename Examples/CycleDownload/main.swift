@@ -3,7 +3,9 @@
 // Press `d` (then Return) to download, `q` to quit. The screen shows a button that turns grey
 // while a download runs; the number of downloads is kept in a session file across runs.
 // Options: `--url URL` (what to download), `--session FILE`, `--script FILE` (keys from a file),
-// `--record FILE` (save the keys on a tape), `--replay FILE` (type a saved tape's keys).
+// `--record FILE` (save the keys on a tape), `--replay FILE` (type a saved tape's keys),
+// `--devtools FILE` (a devtools page of the loop, a step at each frame drawn),
+// `--devtools-serve PORT` (the same page, served while the program runs).
 
 import Cycle
 import ExampleSupport
@@ -131,6 +133,9 @@ var sessionFile = FileManager.default.temporaryDirectory.appendingPathComponent(
 var input: any TerminalInput = StandardInput()
 var recordPath: String?
 var replayPath: String?
+var devToolsPath: String?
+var devToolsPort: UInt16?
+let usage = "options: --url URL, --session FILE, --script FILE, --record FILE, --replay FILE, \(devToolsUsage)"
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
@@ -150,18 +155,15 @@ while !arguments.isEmpty {
         input = ScriptedInput(script.split(separator: "\n").map(String.init))
     case "--record": recordPath = value
     case "--replay": replayPath = value
+    case "--devtools": devToolsPath = value
+    case "--devtools-serve": devToolsPort = parseDevToolsPort(value, usage: usage)
     default:
-        FileHandle.standardError.write(
-            Data(
-                "error: unknown option '\(option)'; options: --url URL, --session FILE, --script FILE, --record FILE, --replay FILE\n"
-                    .utf8))
+        FileHandle.standardError.write(Data("error: unknown option '\(option)'; \(usage)\n".utf8))
         exit(2)
     }
 }
 
-let tape = CommandTape(
-    record: recordPath, replay: replayPath,
-    usage: "options: --url URL, --session FILE, --script FILE, --record FILE, --replay FILE")
+let tape = CommandTape(record: recordPath, replay: replayPath, usage: usage)
 if let replayed = tape.replayedLines { input = ScriptedInput(replayed) }
 
 /// Keys from `base`, each noted on the tape as it is typed.
@@ -177,8 +179,32 @@ struct TapedInput: TerminalInput {
     }
 }
 
+// The devtools page takes a step at each frame the screen draws: the loop as the event that
+// drew it left it, inspected on the main queue, where the loop runs.
+final class LoopInspection: @unchecked Sendable {
+    // Unchecked: set once below, before the loop starts; read on the main queue only.
+    var loop: CycleLoop<Download>?
+}
+let inspected = LoopInspection()
+let frames = TapeRecorder(scheduler: DispatchScheduler(queue: .main))
+let frameChannel = frames.channel("frame") { (frame: String) in print(frame, terminator: "") }
+let devTools = ExampleDevTools(
+    following: frames, title: "cycle-download", file: devToolsPath, port: devToolsPort, usage: usage
+) {
+    MainActor.assumeIsolated {
+        inspected.loop?.inspect() ?? Inspection(paradigm: "Cycle", nodes: [], edges: [], statistics: [:])
+    }
+}
+let drawn = devToolsPath != nil || devToolsPort != nil
+
 let loop = CycleLoop(
     program: Download(
-        url: url, network: HTTPDriver(), screen: TerminalDriver(input: TapedInput(base: input, tape: tape)),
+        url: url, network: HTTPDriver(),
+        screen: TerminalDriver(
+            input: TapedInput(base: input, tape: tape),
+            output: { frame in
+                if drawn { frameChannel.send(frame) } else { print(frame, terminator: "") }
+            }),
         session: SessionDriver(url: sessionFile)))
+inspected.loop = loop
 dispatchMain()

@@ -10,7 +10,8 @@
 // `clearance` (halves every price in one transition), `stats`, `quit`. Options:
 // `--script FILE` (commands from a file), `--record FILE` (save the session's inputs on a tape,
 // one virtual second apart), `--replay FILE` (play a saved tape into a fresh program: the same
-// screens come out).
+// screens come out), `--devtools FILE` (a devtools page of the three engines after each
+// command), `--devtools-serve PORT` (the same page, served while the program runs).
 
 import ExampleSupport
 import Foundation
@@ -20,7 +21,7 @@ import Resin
 import SignalGraph
 
 let usage = """
-    USAGE: swift run inventory [--script FILE] [--record FILE] [--replay FILE]
+    USAGE: swift run inventory [--script FILE] [--record FILE] [--replay FILE] \(devToolsUsage)
 
     Commands: add NAME QTY PRICE, sell NAME QTY, restock NAME QTY, remove NAME,
     clearance, stats, quit.
@@ -115,6 +116,8 @@ let rendering = store.focus(\.summary).state.observe { summary in
 var script: [String]?
 var recordPath: String?
 var replayPath: String?
+var devToolsPath: String?
+var devToolsPort: UInt16?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -129,6 +132,11 @@ while let argument = arguments.popFirst() {
     case "--replay":
         guard let path = arguments.popFirst() else { exampleFailure("--replay needs a file", usage: usage) }
         replayPath = path
+    case "--devtools":
+        guard let path = arguments.popFirst() else { exampleFailure("--devtools needs a file", usage: usage) }
+        devToolsPath = path
+    case "--devtools-serve":
+        devToolsPort = parseDevToolsPort(arguments.popFirst(), usage: usage)
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -143,6 +151,15 @@ let clock = TestScheduler()
 let recorder = TapeRecorder(scheduler: clock)
 let commands = recorder.channel("command") { (line: String) in
     if !handle(line) { print(usage) }
+}
+
+// The devtools page follows the same channel: a step after each command, with the three
+// engines inspected side by side.
+let devTools = ExampleDevTools(
+    following: recorder, title: "inventory", file: devToolsPath, port: devToolsPort, usage: usage
+) {
+    exampleInspection(
+        "inventory", [("SignalGraph", rows.inspect()), ("Incremental", summary.inspect()), ("Resin", store.inspect())])
 }
 
 if let replayPath {
@@ -172,5 +189,6 @@ if let replayPath {
 if let recordPath {
     saveTape(recorder.tape, toPath: recordPath, usage: usage)
 }
+devTools.finish()
 for bridge in bridges { bridge.disconnect() }
 for connection in [counting, rendering, reducer] { connection.disconnect() }

@@ -130,10 +130,17 @@ let connection = store.state.observe(render)
 var input: [String]?
 var record: String?
 var replay: String?
+var devToolsPath: String?
+var devToolsPort: UInt16?
 var arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: resin-navigation [--script FILE] [--record FILE] [--replay FILE]"
+let usage = "usage: resin-navigation [--script FILE] [--record FILE] [--replay FILE] \(devToolsUsage)"
 while let argument = arguments.popFirst() {
     switch argument {
+    case "--devtools":
+        guard let path = arguments.popFirst() else { exampleFailure("--devtools needs a file", usage: usage) }
+        devToolsPath = path
+    case "--devtools-serve":
+        devToolsPort = parseDevToolsPort(arguments.popFirst(), usage: usage)
     case "--script", "--record", "--replay":
         guard let path = arguments.popFirst() else { exampleFailure("\(argument) needs a file", usage: usage) }
         if argument == "--record" { record = path }
@@ -151,6 +158,16 @@ while let argument = arguments.popFirst() {
 // `--record FILE` saves the commands on a tape; `--replay FILE` runs a saved tape's commands.
 let tape = CommandTape(record: record, replay: replay, usage: usage)
 if let replayed = tape.replayedLines { input = replayed }
+// `--devtools FILE` writes a devtools page of the session (the store after each command);
+// `--devtools-serve PORT` serves it while the session runs.
+// The page's file shows the store's history: each action with the state diff it made.
+let history = devToolsPath == nil ? nil : store.recordHistory()
+tape.showDevTools(
+    file: devToolsPath, port: devToolsPort, title: "resin-navigation", usage: usage,
+    pageTrace: history.map { history in { MainActor.assumeIsolated { history.trace(of: store) } } }
+) {
+    MainActor.assumeIsolated { store.inspect() }
+}
 
 @MainActor func nextLine() -> String? {
     let line = input != nil ? (input!.isEmpty ? nil : input!.removeFirst()) : readLine()
@@ -173,9 +190,13 @@ while let line = nextLine() {
     case "about": store.dispatch(PresentationAction.present(Sheet.about))
     case "close": store.dispatch(PresentationAction<Sheet>.dismiss())
     case "add" where words.count == 2: store.dispatch(AddTodo(title: words[1]))
-    case "quit": exit(0)
+    case "quit":
+        tape.finish()
+        exit(0)
     case nil: continue
     default: print("commands: open N, rename TITLE, save, back, home, link N M …, add TITLE, about, close, quit")
     }
+    tape.handled()
 }
+tape.finish()
 _ = (connection, registrations)

@@ -19,6 +19,9 @@ public protocol SearchBox: AnyObject {
     var shownResults: [String] { get }
     /// Stops observing and cancels what is in flight.
     func tearDown()
+    /// The paradigm's engine around the box, for a devtools page; nil for a paradigm that has
+    /// none (the baseline's plain properties).
+    func inspect() -> Inspection?
 }
 
 /// The fixed parts of the search-box scenario.

@@ -5,7 +5,8 @@
 // waits (in scripts); `quit` ends. Typing is throttled to one request per 300 ms; only the
 // answer to the latest request is shown. The search boxes are the shared suite's, from
 // `Scenarios`: the suite runs them on virtual time against a fake backend, this program runs
-// them on the main queue against the server.
+// them on the main queue against the server. `--devtools FILE` writes a devtools page of the
+// session (every paradigm's engine after each line), `--devtools-serve PORT` serves it.
 
 import Dispatch
 import ExampleSupport
@@ -19,6 +20,7 @@ import Scenarios
 
 let usage = """
     USAGE: swift run search-as-you-type [--paradigm NAME] [--script FILE] [--record FILE] [--replay FILE]
+                                        \(devToolsUsage)
 
     Type the search field's text, one line at a time; `wait MS` waits; `quit` ends.
     Paradigms: \(ParadigmCatalog.adapters.map(\.name).joined(separator: ", ")).
@@ -81,6 +83,15 @@ let environment = SearchEnvironment(scheduler: DispatchScheduler(queue: .main), 
 let boxes = adapters.map { ($0.name, $0.makeSearchBox(in: environment)) }
 let width = adapters.map(\.name.count).max() ?? 0
 
+// The devtools page: every paradigm's engine, inspected on the main queue after each line.
+tape.showDevTools(
+    file: options.devtools, port: options.devtoolsPort, title: "search-as-you-type", usage: usage
+) {
+    MainActor.assumeIsolated {
+        exampleInspection("search-as-you-type", boxes.compactMap { name, box in box.inspect().map { (name, $0) } })
+    }
+}
+
 /// Prints what every paradigm's results area shows now.
 @MainActor func printScreens(_ marker: String) {
     for (name, box) in boxes {
@@ -105,7 +116,10 @@ Thread.detachNewThread {
         tape.note(line)
         if line.hasPrefix("wait "), let milliseconds = Int(line.dropFirst(5)) {
             Thread.sleep(forTimeInterval: Double(milliseconds) / 1_000)
-            DispatchQueue.main.sync { printScreens("=") }
+            DispatchQueue.main.sync {
+                printScreens("=")
+                tape.handled()
+            }
             continue
         }
         // In scripts, `type TEXT` (or `type` alone, for an empty field); typed, the line itself.
@@ -113,10 +127,12 @@ Thread.detachNewThread {
         DispatchQueue.main.sync {
             print("> \(text)")
             for (_, box) in boxes { box.type(text) }
+            tape.handled()
         }
     }
     DispatchQueue.main.sync {
         printScreens("=")
+        tape.finish()
         for (_, box) in boxes { box.tearDown() }
     }
     exit(0)

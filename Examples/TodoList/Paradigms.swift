@@ -57,6 +57,8 @@ final class SignalGraphTodos: TodoApp {
         views = nil
     }
 
+    func inspect() -> Inspection? { todos.inspect() }
+
     func perform(_ command: TodoCommand) {
         switch command {
         case .add(let title, let priority):
@@ -148,6 +150,8 @@ final class GlueTodos: TodoApp {
         settingsConnection?.disconnect()
         pipeline?.disconnect()
     }
+
+    func inspect() -> Inspection? { Inspection(paradigm: "Glue", merging: [todos.inspect(), settings.inspect()]) }
 }
 
 // MARK: Incremental
@@ -159,6 +163,7 @@ final class IncrementalTodos: TodoApp {
     private let graph = Graph()
     private let todos: DictionaryInput<Int, Todo>
     private let settings: Input<Settings>
+    private var shown: (any Inspectable)?
     private var connection: ReactiveCore.Connection?
     private var nextID = 1
 
@@ -171,6 +176,7 @@ final class IncrementalTodos: TodoApp {
                 .sortedEntries { settings.order.isBefore($0.value, $1.value) }
                 .mapElements(\.value.line)
         }
+        shown = lines
         connection = lines.observe { show($0.elements) }
     }
 
@@ -191,6 +197,8 @@ final class IncrementalTodos: TodoApp {
     }
 
     func tearDown() { connection?.disconnect() }
+
+    func inspect() -> Inspection? { shown?.inspect() }
 }
 
 // MARK: Resin
@@ -212,6 +220,8 @@ final class ResinTodos: TodoApp {
     func perform(_ command: TodoCommand) { store.dispatch(PerformTodo(command: command)) }
 
     func tearDown() { connection?.disconnect() }
+
+    func inspect() -> Inspection? { store.inspect() }
 }
 
 // MARK: Cycle
@@ -261,6 +271,8 @@ final class CycleTodos: TodoApp {
     func perform(_ command: TodoCommand) { loop.receive(.command(command)) }
 
     func tearDown() { loop.dispose() }
+
+    func inspect() -> Inspection? { loop.inspect() }
 }
 
 // MARK: Signals
@@ -279,6 +291,8 @@ final class SignalsTodos: TodoApp {
     func perform(_ command: TodoCommand) { state.modify { $0.apply(command) } }
 
     func tearDown() { chains.removeAll() }
+
+    func inspect() -> Inspection? { state.inspect() }
 }
 
 // MARK: Baseline
@@ -298,6 +312,8 @@ final class BaselineTodos: TodoApp {
     func perform(_ command: TodoCommand) { state.apply(command) }
 
     func tearDown() {}
+
+    func inspect() -> Inspection? { nil }
 }
 
 /// Every paradigm's todo list, by name.

@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// A todo.
 struct Todo: Hashable {
     var id: Int
@@ -99,4 +101,7 @@ protocol TodoApp: AnyObject {
     init(show: @escaping ([String]) -> Void)
     func perform(_ command: TodoCommand)
     func tearDown()
+    /// The paradigm's engine around the list, for the devtools page; nil for a paradigm that
+    /// has none (the baseline's `didSet`).
+    func inspect() -> Inspection?
 }

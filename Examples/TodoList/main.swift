@@ -5,13 +5,16 @@
 // command goes to the list of every paradigm (or only the one `--paradigm NAME` names), and
 // each shows its list through its own kind of observer.
 // `--record FILE` saves the session's commands on a tape; `--replay FILE` plays one back into
-// fresh lists, which show the same screens.
+// fresh lists, which show the same screens. `--devtools FILE` writes a devtools page of the
+// session (every paradigm's engine after each command), and `--devtools-serve PORT` serves it
+// while the session runs.
 
 import ExampleSupport
 import Foundation
 
 let usage = """
     USAGE: swift run todo-list [--paradigm NAME] [--script FILE] [--record FILE] [--replay FILE]
+                               \(devToolsUsage)
 
     Commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done,
     sort id|title|priority, quit.
@@ -45,7 +48,12 @@ let apps: [any TodoApp] = selected.map { entry in
 runExampleCommands(
     options: options,
     help:
-        "commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done, sort id|title|priority, quit"
+        "commands: add [p1|p2|p3] TITLE, done N, reopen N, remove N, show all|active|done, sort id|title|priority, quit",
+    title: "todo-list",
+    inspect: {
+        exampleInspection(
+            "todo-list", zip(selected, apps).compactMap { entry, app in app.inspect().map { (entry.name, $0) } })
+    }
 ) { line in
     guard let command = TodoCommand(line) else { return false }
     for app in apps { app.perform(command) }

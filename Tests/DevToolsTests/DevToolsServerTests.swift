@@ -7,9 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// A connection to a server on 127.0.0.1 that sends one GET and reads what comes back, each
+/// A connection to a server on 127.0.0.1 (the suites of this target share it) that sends one GET and reads what comes back, each
 /// read waiting at most ten seconds (a test that waits longer has failed).
-private final class Client {
+final class Client {
     private let descriptor: Int32
     private var bytes: [UInt8] = []
     /// What was received so far.
@@ -235,7 +235,7 @@ struct DevToolsServerTests {
 }
 
 /// A count several threads add to.
-private final class LockedCount: @unchecked Sendable {
+final class LockedCount: @unchecked Sendable {
     // `@unchecked`: `count` is read and written only with `lock` held.
     private let lock = NSLock()
     private var count = 0

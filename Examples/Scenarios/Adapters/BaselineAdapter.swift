@@ -144,4 +144,6 @@ final class BaselineSearchBox: SearchBox {
     func tearDown() {
         search?.cancel()
     }
+
+    func inspect() -> Inspection? { nil }
 }

@@ -311,4 +311,6 @@ final class CycleSearchBox: SearchBox {
         queries?.disconnect()
         loop.dispose()
     }
+
+    func inspect() -> Inspection? { loop.inspect() }
 }

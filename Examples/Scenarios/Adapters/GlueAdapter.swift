@@ -145,4 +145,6 @@ final class GlueSearchBox: SearchBox {
     func tearDown() {
         for connection in connections { connection.disconnect() }
     }
+
+    func inspect() -> Inspection? { Inspection(paradigm: "Glue", merging: [query.inspect(), results.inspect()]) }
 }

@@ -134,4 +134,8 @@ final class IncrementalSearchBox: SearchBox {
         for connection in connections { connection.disconnect() }
         search?.cancel()
     }
+
+    func inspect() -> Inspection? {
+        Inspection(paradigm: "Incremental", merging: [query.inspect(), results.inspect()])
+    }
 }

@@ -212,6 +212,8 @@ final class ResinSearchBox: SearchBox {
         throttle?.cancel()
         for request in inFlight { request.disconnect() }
     }
+
+    func inspect() -> Inspection? { store.inspect() }
 }
 
 extension ResinCellGraph {

@@ -169,4 +169,8 @@ final class SignalGraphSearchBox: SearchBox {
         (queryHandler, resultsHandler) = (nil, nil)
         search?.cancel()
     }
+
+    func inspect() -> Inspection? {
+        Inspection(paradigm: "SignalGraph", merging: [query.inspect(), results.inspect()])
+    }
 }

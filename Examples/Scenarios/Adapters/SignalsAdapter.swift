@@ -158,4 +158,6 @@ final class SignalsSearchBox: SearchBox {
     func type(_ text: String) { query.value = text }
 
     func tearDown() { chains.removeAll() }
+
+    func inspect() -> Inspection? { query.inspect() }
 }

@@ -6,7 +6,8 @@
 // an item's screen, and on it `done`, `qty N`, `price` (look the price up again) and `delete`;
 // `settings` opens the settings, and on them `currency CODE` and `hide-done`; `back` pops,
 // `ok` dismisses an alert, `quit` ends (saving). After each command the screens are rendered
-// from the state.
+// from the state. `--devtools FILE` writes a devtools page of the session (the store after each
+// command), `--devtools-serve PORT` serves it while the session runs.
 
 import ExampleSupport
 import Foundation
@@ -17,6 +18,9 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var scriptPath: String?
 var recordPath: String?
 var replayPath: String?
+var devToolsPath: String?
+var devToolsPort: UInt16?
+let usage = "usage: shopping-list [--script FILE] [--data DIR] [--record FILE] [--replay FILE] \(devToolsUsage)"
 var dataDirectory = URL(fileURLWithPath: ".shopping-list")
 while let argument = arguments.first {
     arguments.removeFirst()
@@ -25,11 +29,11 @@ while let argument = arguments.first {
     case "--record" where !arguments.isEmpty: recordPath = arguments.removeFirst()
     case "--replay" where !arguments.isEmpty: replayPath = arguments.removeFirst()
     case "--data" where !arguments.isEmpty: dataDirectory = URL(fileURLWithPath: arguments.removeFirst())
+    case "--devtools" where !arguments.isEmpty: devToolsPath = arguments.removeFirst()
+    case "--devtools-serve":
+        devToolsPort = parseDevToolsPort(arguments.isEmpty ? nil : arguments.removeFirst(), usage: usage)
     default:
-        FileHandle.standardError.write(
-            Data(
-                "error: unknown argument '\(argument)'; usage: shopping-list [--script FILE] [--data DIR] [--record FILE] [--replay FILE]\n"
-                    .utf8))
+        FileHandle.standardError.write(Data("error: unknown argument '\(argument)'; \(usage)\n".utf8))
         exit(2)
     }
 }
@@ -49,10 +53,16 @@ store.unhandledErrorHandler = { error in print("! \(error)") }
 let app = registerShoppingList(on: store, dataDirectory: dataDirectory)
 
 // `--record FILE` saves the commands on a tape; `--replay FILE` runs a saved tape's commands.
-let tape = CommandTape(
-    record: recordPath, replay: replayPath,
-    usage: "usage: shopping-list [--script FILE] [--data DIR] [--record FILE] [--replay FILE]")
+let tape = CommandTape(record: recordPath, replay: replayPath, usage: usage)
 if let replayed = tape.replayedLines { input = replayed }
+// The page's file shows the store's history: each action with the state diff it made.
+let history = devToolsPath == nil ? nil : store.recordHistory()
+tape.showDevTools(
+    file: devToolsPath, port: devToolsPort, title: "shopping-list", usage: usage,
+    pageTrace: history.map { history in { MainActor.assumeIsolated { history.trace(of: store) } } }
+) {
+    MainActor.assumeIsolated { store.inspect() }
+}
 
 @MainActor func nextLine() -> String? {
     let line = input != nil ? (input!.isEmpty ? nil : input!.removeFirst()) : readLine()
@@ -95,6 +105,7 @@ while let line = nextLine() {
     case "back": store.dispatch(StackAction<Screen>.pop())
     case "ok": store.dispatch(PresentationAction<Sheet>.dismiss())
     case "quit":
+        tape.finish()
         app.disconnect()
         exit(0)
     default:
@@ -105,5 +116,7 @@ while let line = nextLine() {
     }
     await settle()
     print(renderShoppingList(store.state.value))
+    tape.handled()
 }
+tape.finish()
 app.disconnect()
