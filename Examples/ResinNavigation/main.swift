@@ -160,11 +160,13 @@ let tape = CommandTape(record: record, replay: replay, usage: usage)
 if let replayed = tape.replayedLines { input = replayed }
 // `--devtools FILE` writes a devtools page of the session (the store after each command);
 // `--devtools-serve PORT` serves it while the session runs.
-// The page's file shows the store's history: each action with the state diff it made.
+// The page's file shows the store's history: each action with the state diff it made; the
+// served page, each command's state diff.
 let history = devToolsPath == nil ? nil : store.recordHistory()
 tape.showDevTools(
     file: devToolsPath, port: devToolsPort, title: "resin-navigation", usage: usage,
-    pageTrace: history.map { history in { MainActor.assumeIsolated { history.trace(of: store) } } }
+    pageTrace: history.map { history in { MainActor.assumeIsolated { history.trace(of: store) } } },
+    diff: devToolsPort == nil ? nil : store.stateChanges()
 ) {
     MainActor.assumeIsolated { store.inspect() }
 }

@@ -88,7 +88,7 @@ public let devToolsUsage = "[--devtools FILE] [--devtools-serve PORT]"
 ///
 /// With `--devtools FILE` or `--devtools-serve PORT`, `inspect` (when given) inspects the
 /// program after each command, for its devtools page (see
-/// ``CommandTape/showDevTools(file:port:title:usage:pageTrace:inspect:)``).
+/// ``CommandTape/showDevTools(file:port:title:usage:pageTrace:diff:inspect:)``).
 public func runExampleCommands(
     options: ExampleOptions, help: String, title: String = "session", inspect: (() -> Inspection)? = nil,
     handle: @escaping (String) -> Bool
@@ -112,7 +112,7 @@ public func runExampleCommands(
 /// commands, in order, for the example to run as it runs a script: the same session again.
 ///
 /// Thread-safe: an example may read its commands on a thread of its own. (Unchecked: ``note(_:)``,
-/// ``handled()``, ``save()``, ``finish()`` and ``showDevTools(file:port:title:usage:pageTrace:inspect:)`` run under one lock, so
+/// ``handled()``, ``save()``, ``finish()`` and ``showDevTools(file:port:title:usage:pageTrace:diff:inspect:)`` run under one lock, so
 /// the clock is advanced, the tapes recorded, the program inspected and the files written by one
 /// caller at a time; the rest is set in the initializer and only read.)
 public final class CommandTape: @unchecked Sendable {
@@ -164,17 +164,18 @@ public final class CommandTape: @unchecked Sendable {
     /// session runs. A command's step is taken when it is marked ``handled()`` (or when the
     /// next command is noted, or the session finishes), so that the page shows the program
     /// after it; `inspect` inspects the program, once now and at each step, on the thread that
-    /// marks it handled; `pageTrace` is what the file shows instead, when given (see
-    /// ``ExampleDevTools``). Does nothing when neither is given.
+    /// marks it handled; `pageTrace` is what the file shows instead, and `diff` gives the
+    /// served page's steps their diff rows, when given (see ``ExampleDevTools``). Does nothing
+    /// when neither is given.
     public func showDevTools(
         file: String?, port: UInt16?, title: String, usage: String, pageTrace: (() -> Trace)? = nil,
-        inspect: @escaping () -> Inspection
+        diff: (() -> [Trace.Change])? = nil, inspect: @escaping () -> Inspection
     ) {
         guard file != nil || port != nil else { return }
         lock.withLock {
             devTools = ExampleDevTools(
                 following: shown, title: title, file: file, port: port, usage: usage, pageTrace: pageTrace,
-                inspect: inspect)
+                diff: diff, inspect: inspect)
         }
     }
 

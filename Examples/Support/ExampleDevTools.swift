@@ -10,8 +10,9 @@ import Foundation
 /// `inspect` inspects the program: once now, then after each input, where the input was
 /// applied (the example's thread). A `pageTrace`, when given, is what the file shows instead
 /// of those inspections (a Resin store's history, with each action's state diff: `History`'s
-/// `trace(of:)`); it is read where the inputs are applied too. A port that is taken, or a file
-/// that cannot be written, stops the example with the reason.
+/// `trace(of:)`); it is read where the inputs are applied too. A `diff`, when given, gives the
+/// served page's steps their state diff rows (a Resin store's `stateChanges()`). A port that
+/// is taken, or a file that cannot be written, stops the example with the reason.
 public final class ExampleDevTools {
     private let usage: String
     private let page: (trace: () -> Trace, path: String, title: String)?
@@ -21,7 +22,7 @@ public final class ExampleDevTools {
     /// Shows the program whose inputs go through `recorder`'s channels; `title` names the page.
     public init(
         following recorder: TapeRecorder, title: String, file: String?, port: UInt16?, usage: String,
-        pageTrace: (() -> Trace)? = nil, inspect: @escaping () -> Inspection
+        pageTrace: (() -> Trace)? = nil, diff: (() -> [Trace.Change])? = nil, inspect: @escaping () -> Inspection
     ) {
         self.usage = usage
         if let file {
@@ -48,7 +49,7 @@ public final class ExampleDevTools {
         if let port {
             do {
                 let server = try DevToolsServer(
-                    following: recorder, paradigm: title, title: title, port: port, inspect: inspect)
+                    following: recorder, paradigm: title, title: title, port: port, diff: diff, inspect: inspect)
                 FileHandle.standardError.write(Data("devtools: \(server.url)\n".utf8))
                 self.server = server
             } catch {

@@ -44,18 +44,21 @@ public final class DevToolsServer: Sendable {
     /// Starts serving the devtools page of the program whose inputs go through `recorder`'s
     /// channels, which `inspect` inspects (once now, then after each input while a page
     /// watches). `paradigm` and `title` name the page; `capacity` bounds the steps kept.
+    /// `diff`, when given, is called where `inspect` is, after each input while a page
+    /// watches: the changes to the program's state since its last call, shown as the step's
+    /// diff rows (a Resin store's `stateChanges()`).
     ///
     /// - Throws: ``DevToolsServerError/cannotListen(port:)`` when the port is taken.
     public init(
         following recorder: TapeRecorder, paradigm: String, title: String? = nil, port: UInt16 = 0,
-        capacity: Int = 10_000, inspect: @escaping () -> Inspection
+        capacity: Int = 10_000, diff: (() -> [Trace.Change])? = nil, inspect: @escaping () -> Inspection
     ) throws {
         guard let (descriptor, bound) = Loopback.listeningSocket(port: port) else {
             throw DevToolsServerError.cannotListen(port: port)
         }
         self.port = bound
         let tracer = TraceRecorder(paradigm: paradigm, capacity: capacity, inspect: inspect)
-        let core = ServerCore(listener: descriptor, tracer: tracer, title: title ?? paradigm)
+        let core = ServerCore(listener: descriptor, tracer: tracer, title: title ?? paradigm, diff: diff)
         self.core = core
         following = recorder.afterEachInput { entry in core.inputApplied(entry) }
         core.startAccepting()
@@ -105,7 +108,8 @@ public enum DevToolsServerError: Error, CustomStringConvertible, Equatable {
 /// streams when a step is taken.
 final class ServerCore: @unchecked Sendable {
     // `@unchecked`: `listener` is written once in `init`; `clients`, `version` and `stopped`
-    // are read and written only with `condition` locked.
+    // are read and written only with `condition` locked; `diff`, like the tracer's inspection,
+    // is called only in `inputApplied`, where the program applies its inputs.
     let watchers = Atomic<Int>(0)
     private let untraced = Atomic<Int>(0)
     private let condition = NSCondition()
@@ -115,15 +119,18 @@ final class ServerCore: @unchecked Sendable {
     private let listener: Int32
     let tracer: TraceRecorder
     private let title: String
+    /// The program's state changes since the last step, for the step's diff rows.
+    private let diff: (() -> [Trace.Change])?
 
     /// How long an event stream waits for a step before it writes a comment, which finds a
     /// connection the browser closed.
     private static let keepAlive: TimeInterval = 10
 
-    init(listener: Int32, tracer: TraceRecorder, title: String) {
+    init(listener: Int32, tracer: TraceRecorder, title: String, diff: (() -> [Trace.Change])?) {
         self.listener = listener
         self.tracer = tracer
         self.title = title
+        self.diff = diff
     }
 
     /// An input was applied (in the program's domain): a step if a page watches, a count if
@@ -136,7 +143,7 @@ final class ServerCore: @unchecked Sendable {
         let skipped = untraced.exchange(0, ordering: .relaxed)
         var input = Trace.describe(entry.anyValue)
         if skipped > 0 { input += "  (after \(skipped) inputs not traced: no page was watching)" }
-        tracer.step(channel: entry.channel, input: input, time: entry.time)
+        tracer.step(channel: entry.channel, input: input, time: entry.time, diff: diff?() ?? [])
         condition.lock()
         version += 1
         condition.broadcast()

@@ -151,6 +151,32 @@ struct DevToolsServerTests {
         #expect(nodes.count == 2)
     }
 
+    @Test("a server given a diff sends each step with the diff rows it returned, taken where the input was applied")
+    func diffRows() throws {
+        let program = Program()
+        let calls = LockedCount()
+        let server = try DevToolsServer(
+            following: program.recorder, paradigm: "Incremental",
+            diff: {
+                calls.add()
+                return [Trace.Change(path: "a", old: "\(calls.value - 1)", new: "\(calls.value)")]
+            }
+        ) { program.sum.inspect() }
+        defer { server.stop() }
+        program.send.send(1)  // no page watches: no step, no diff asked for
+        #expect(calls.value == 0)
+        let events = try Client(port: server.port, path: "/events?after=0")
+        #expect(events.read(until: "event: graph"))
+        program.send.send(2)
+        #expect(events.read(until: "event: step"))
+        #expect(calls.value == 1)
+        let step = try #require(
+            try events.events("step").first.flatMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }?["step"] as? [String: Any])
+        #expect((step["d"] as? [[Any]])?.first?.compactMap { $0 as? String } == ["a", "0", "1"])
+    }
+
     @Test("with no page watching nothing is inspected; the first step after says how many went untraced")
     func untracedWhileNobodyWatches() throws {
         let program = Program()

@@ -322,6 +322,43 @@ struct TraceRecorderTests {
         reducer.disconnect()
         history.disconnect()
     }
+
+    @Test("Resin: stateChanges gives the diff since its last call; none for a no-op or once the store is gone")
+    func resinStateChanges() {
+        enum Edit: Action {
+            case add(String)
+            case nothing
+        }
+        var store: Store<[String]>? = Store(initialState: [], scheduler: TestScheduler())
+        let reducer = store!.register(
+            Reducer<[String], Edit> { names, edit in
+                if case .add(let name) = edit { names.append(name) }
+            })
+        let changes = store!.stateChanges()
+        store!.dispatch(Edit.add("milk"))
+        #expect(changes().map(\.new) == ["\"milk\""])
+        #expect(changes().isEmpty)  // nothing since
+        store!.dispatch(Edit.nothing)
+        #expect(changes().isEmpty)
+        // Two actions, one call: their changes together, against a plain diff of the states.
+        store!.dispatch(Edit.add("eggs"))
+        store!.dispatch(Edit.add("tea"))
+        let expected = StateDiff(from: ["milk"], to: ["milk", "eggs", "tea"]).changes
+        #expect(changes().map(\.path) == expected.map(\.path))
+        // An action that reverts the state in the reducer that made it: no change at all.
+        let revert = store!.register(
+            Reducer<[String], Edit> { names, edit in
+                if case .add = edit { names.removeLast() }
+            })
+        store!.dispatch(Edit.add("salt"))
+        #expect(changes().isEmpty)
+        revert.disconnect()
+        reducer.disconnect()
+        weak let released = store
+        store = nil
+        #expect(released == nil)  // the function does not keep the store
+        #expect(changes().isEmpty)
+    }
 }
 
 /// A counter several tasks increment.

@@ -81,3 +81,16 @@ private func temporaryPath(_ name: String) -> String {
     #expect(server.url.hasPrefix("http://127.0.0.1:"))
     #expect(server.watchers == 0)
 }
+
+@Test func stateChangesSample() throws {
+    enum Counter: Action { case increment }
+    let store = Store(initialState: 0, scheduler: TestScheduler())
+    let reducer = store.register(Reducer<Int, Counter> { state, _ in state += 1 })
+    let recorder = TapeRecorder(scheduler: TestScheduler())
+    let server = try DevToolsServer(following: recorder, paradigm: "Resin", diff: store.stateChanges()) {
+        store.inspect()
+    }
+    #expect(server.url.hasPrefix("http://127.0.0.1:"))
+    server.stop()
+    reducer.disconnect()
+}

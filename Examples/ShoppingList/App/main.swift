@@ -55,11 +55,13 @@ let app = registerShoppingList(on: store, dataDirectory: dataDirectory)
 // `--record FILE` saves the commands on a tape; `--replay FILE` runs a saved tape's commands.
 let tape = CommandTape(record: recordPath, replay: replayPath, usage: usage)
 if let replayed = tape.replayedLines { input = replayed }
-// The page's file shows the store's history: each action with the state diff it made.
+// The page's file shows the store's history: each action with the state diff it made; the
+// served page, each command's state diff.
 let history = devToolsPath == nil ? nil : store.recordHistory()
 tape.showDevTools(
     file: devToolsPath, port: devToolsPort, title: "shopping-list", usage: usage,
-    pageTrace: history.map { history in { MainActor.assumeIsolated { history.trace(of: store) } } }
+    pageTrace: history.map { history in { MainActor.assumeIsolated { history.trace(of: store) } } },
+    diff: devToolsPort == nil ? nil : store.stateChanges()
 ) {
     MainActor.assumeIsolated { store.inspect() }
 }

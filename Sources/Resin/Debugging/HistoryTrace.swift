@@ -37,3 +37,30 @@ extension History {
             paradigm: graph.paradigm, graph: graph, initial: initial, steps: steps, dropped: startPosition)
     }
 }
+
+extension Store {
+    /// A function that returns the changes to this store's state since it was last called
+    /// (at its first call, since this function was made), as a trace's diff rows: the diff
+    /// `TestStore` prints (``StateDiff``). For a devtools page served live, which calls it
+    /// after each input while a page watches (`DevToolsServer`'s `diff`), so that each step
+    /// shows the state diff its input made.
+    ///
+    /// ```swift
+    /// let server = try DevToolsServer(following: recorder, paradigm: "Resin", diff: store.stateChanges()) {
+    ///     store.inspect()
+    /// }
+    /// ```
+    ///
+    /// Call the function in the store's isolation domain, as an input is applied there. It
+    /// holds the state it last saw, and the store weakly: once the store is gone it returns
+    /// no changes.
+    public func stateChanges() -> () -> [Trace.Change] {
+        var last = state.value
+        return { [weak self] in
+            guard let self else { return [] }
+            let now = state.value
+            defer { last = now }
+            return StateDiff(from: last, to: now).changes.map { Trace.Change(path: $0.path, old: $0.old, new: $0.new) }
+        }
+    }
+}
