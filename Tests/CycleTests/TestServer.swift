@@ -4,7 +4,10 @@ import ReactiveCore
 
 /// The HTTP driver's test server on 127.0.0.1: `/hello` answers 200 "hi", `/missing` answers
 /// 404, `/silent` never answers, `/garbage` answers bytes that are not HTTP, `/close` closes the
-/// connection at once, `/trickle` sends its headers and then a byte of body every 50 ms. It stops when released.
+/// connection at once, `/trickle` sends its headers and then a byte of body every 50 ms, for a
+/// minute (so that a timeout that fires seconds late, on a busy machine, still comes first; a
+/// body of three seconds once finished before a 400 ms timeout on a loaded main queue). It
+/// stops when released.
 final class TestServer: Sendable {
     private let server: LoopbackServer
     /// How many requests for `/silent` arrived, so a test can cancel one that is surely under way.
@@ -20,7 +23,7 @@ final class TestServer: Sendable {
                 return .silence
             case "/close": return .hangUp
             case "/garbage": return .garbage
-            case "/trickle": return .trickle(bytes: 60, interval: .milliseconds(50))
+            case "/trickle": return .trickle(bytes: 1_200, interval: .milliseconds(50))
             default: return .answer(status: 404, body: "")
             }
         }
