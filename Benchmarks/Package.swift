@@ -28,7 +28,12 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
-        .executableTarget(name: "report", dependencies: ["BenchmarkScenarios"]),
+        .executableTarget(
+            name: "report",
+            dependencies: [
+                "BenchmarkScenarios", .product(name: "DevTools", package: "swift-paradigms"),
+                .product(name: "Incremental", package: "swift-paradigms"),
+            ]),
         // package-benchmark times every case; `swift package benchmark` runs it.
         .executableTarget(
             name: "ParadigmBenchmarks",

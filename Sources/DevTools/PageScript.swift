@@ -453,6 +453,7 @@ enum PageScript {
           });
           document.body.dataset.blocked = String(blocked);
           document.body.dataset.resources = String(performance.getEntriesByType("resource").length);
+          document.body.dataset.readyMs = String(Math.round(performance.now()));
           document.body.dataset.ready = "true";
         })();
         """#

@@ -23,6 +23,10 @@ func usage() -> Never {
                report --scale-json FILE [--quick]
                                             time Resin's scale cases (100 and 100,000 elements),
                                             written as JSON (one scale.json per pass)
+               report --devtools-json FILE [--quick]
+                                            time the devtools page's writing and opening (10,000
+                                            nodes, 100,000 steps) and a live server's cost per
+                                            input, written as JSON (one devtools.json per pass)
                report --write EXPORT_DIR... [--output DIR] [--require-every-case]
                                             write RESULTS.md and results.svg (into DIR, by default the
                                             current folder) from package-benchmark's influx exports, one
@@ -82,6 +86,16 @@ case "--scale-json":
     guard arguments.count >= 2 else { usage() }
     do {
         try writeScaleMeasurements(to: URL(filePath: arguments[1]), quick: arguments.contains("--quick"))
+    } catch {
+        print("report: \(error)")
+        exit(1)
+    }
+case "--devtools-json":
+    // `report --devtools-json FILE [--quick]`: the devtools page's costs, timed here; `--write`
+    // reads the `devtools.json` of each export directory.
+    guard arguments.count >= 2 else { usage() }
+    do {
+        try DevToolsTimings.write(to: URL(filePath: arguments[1]), quick: arguments.contains("--quick"))
     } catch {
         print("report: \(error)")
         exit(1)
